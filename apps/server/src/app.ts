@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto'
+import path from 'node:path'
+import { getConnInfo } from '@hono/node-server/conninfo'
+import { OpenAPIHono } from '@hono/zod-openapi'
+import { APIError } from 'better-auth'
+import type { Context } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { HTTPException } from 'hono/http-exception'
+import { requestId } from 'hono/request-id'
+import { secureHeaders } from 'hono/secure-headers'
+import type { Config } from './config.ts'
+import { type Auth, createAuth } from './core/auth/auth.ts'
+import { fromAuthError } from './core/auth/auth-errors.ts'
+import { createAuthRoutes, mountAuthHandler } from './core/auth/auth.routes.ts'
+import { clientLogMaxBytes, createClientLogRoutes } from './core/client-log/client-log.routes.ts'
+import { createTeamRoutes } from './core/teams/teams.routes.ts'
+import { createUploadRoutes } from './core/uploads/uploads.routes.ts'
+import { type Database, pingDatabase } from './db/client.ts'
+import type { AppEnv } from './lib/context.ts'
+import { AppError, toProblem } from './lib/errors.ts'
+import { createJobs, type Jobs } from './lib/jobs.ts'
+import type { Logger } from './lib/logger.ts'
+import { createMailer } from './lib/mail.ts'
+import { createLocalStorage, type Storage } from './lib/storage.ts'
+import { mountApiDocs } from './public/api-docs.ts'
+import { mountWebApp } from './public/web.ts'
+
+export type AppServices = {
+	config: Config
+	database: Database
+	log: Logger
+	jobs: Jobs
+	storage: Storage
+	auth: Auth
+	/** Set while shutting down: /readyz answers 503 so load balancers stop sending traffic. */
+	state: { isDraining: boolean }
+}
+
+/** Builds the services every module uses. Nothing runs until `jobs.start()` is called. */
+export function createServices(options: {
+	config: Config
+	database: Database
+	log: Logger
+	pollingIntervalSeconds?: number
+}): AppServices {
+	const { config, database, log } = options
+	const jobs = createJobs({
+		database,
+		log,
+		...(options.pollingIntervalSeconds ? { pollingIntervalSeconds: options.pollingIntervalSeconds } : {}),
+	})
+	const mail = createMailer({
+		smtpUrl: config.smtpUrl,
+		from: config.mailFrom,
+		mailDir: path.join(config.dataDir, 'mail'),
+		log,
+		jobs,
+	})
+	const storage = createLocalStorage(path.join(config.dataDir, 'uploads'))
+	const auth = createAuth({ db: database.db, config, mail })
+	return { config, database, log, jobs, storage, auth, state: { isDraining: false } }
+}
+
+export function createApp(services: AppServices) {
+	const { config, database, log, auth, storage } = services
+	const db = database.db
+	const app = new OpenAPIHono<AppEnv>()
+
+	app.use(requestId({ generator: () => randomUUID() }))
+	app.use(async (c, next) => {
+		c.set('clientIp', clientIpOf(c, config.trustProxy))
+		c.set('log', log.child({ reqId: c.var.requestId }))
+		const started = performance.now()
+		await next()
+		const level = c.req.path === '/healthz' || c.req.path === '/readyz' ? 'debug' : 'info'
+		c.var.log[level](
+			{ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+			'request',
+		)
+	})
+	app.use(
+		secureHeaders({
+			contentSecurityPolicy: contentSecurityPolicy(config),
+			crossOriginEmbedderPolicy: false,
+			referrerPolicy: 'strict-origin-when-cross-origin',
+			strictTransportSecurity: config.publicUrl.startsWith('https://') ? 'max-age=31536000; includeSubDomains' : false,
+			permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
+		}),
+	)
+	const jsonLimit = bodyLimit({ maxSize: config.bodyLimitBytes, onError: () => tooLarge(config.bodyLimitBytes) })
+	const logLimit = bodyLimit({ maxSize: clientLogMaxBytes, onError: () => tooLarge(clientLogMaxBytes) })
+	const uploadLimit = bodyLimit({ maxSize: config.uploadMaxBytes, onError: () => tooLarge(config.uploadMaxBytes) })
+	app.use(async (c, next) => {
+		if (c.req.path.startsWith('/api/uploads/')) {
+			return uploadLimit(c, next)
+		}
+		return (c.req.path === '/api/log' ? logLimit : jsonLimit)(c, next)
+	})
+
+	app.get('/healthz', (c) => c.json({ status: 'ok' }))
+	app.get('/readyz', async (c) => {
+		if (services.state.isDraining || !services.jobs.isRunning()) {
+			return c.json({ status: 'unavailable' }, 503)
+		}
+		try {
+			await pingDatabase(database)
+			return c.json({ status: 'ready' })
+		} catch {
+			return c.json({ status: 'unavailable' }, 503)
+		}
+	})
+
+	mountAuthHandler(app, auth)
+	app.route('/', createAuthRoutes({ auth, db }))
+	app.route('/', createTeamRoutes({ auth, db, config }))
+	app.route(
+		'/',
+		createUploadRoutes({
+			auth,
+			db,
+			storage,
+			publicUrl: config.publicUrl,
+			authSecret: config.authSecret,
+			maxBytes: config.uploadMaxBytes,
+		}),
+	)
+	app.route('/', createClientLogRoutes({ db }))
+
+	app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' })
+	app.doc31('/api/openapi.json', {
+		openapi: '3.1.0',
+		info: {
+			title: 'Blocksmith API',
+			version: '1',
+			description:
+				'Charts, Invoices, Forms, Portals and Time Tracking on workspace databases. Errors are RFC 9457 problem+json. The sign-in endpoints (sign-up, sign-in, sign-out, sessions) live under /api/auth/* as better-auth defines them.',
+		},
+	})
+	mountApiDocs(app)
+	mountWebApp(app, config.webDistDir)
+
+	app.notFound((c) => {
+		throw new AppError('NOT_FOUND', { detail: `Nothing at ${c.req.method} ${c.req.path}.` })
+	})
+	app.onError((raw, c) => {
+		const error = toAppError(raw)
+		if (error.code === 'INTERNAL') {
+			c.var.log.error({ err: raw }, 'unhandled error')
+		}
+		const problem = toProblem(error, c.var.requestId, c.req.path)
+		const headers: Record<string, string> = { 'content-type': 'application/problem+json' }
+		if (error.retryAfter) {
+			headers['retry-after'] = String(error.retryAfter)
+		}
+		return c.body(JSON.stringify(problem), problem.status as 400, headers)
+	})
+	return app
+}
+
+function tooLarge(limit: number): never {
+	throw new AppError('PAYLOAD_TOO_LARGE', { detail: `The request body is larger than ${limit} bytes.` })
+}
+
+function toAppError(error: unknown): AppError {
+	if (error instanceof AppError) {
+		return error
+	}
+	if (error instanceof APIError) {
+		return fromAuthError(error.statusCode, error.body as { code?: unknown; message?: unknown } | undefined)
+	}
+	if (error instanceof HTTPException) {
+		if (error.status === 400 && /json/i.test(error.message)) {
+			return new AppError('MALFORMED_JSON')
+		}
+		if (error.status === 415) {
+			return new AppError('UNSUPPORTED_MEDIA_TYPE', { detail: 'Send the body as application/json.' })
+		}
+		return fromAuthError(error.status, { message: error.message })
+	}
+	return new AppError('INTERNAL', { cause: error })
+}
+
+function clientIpOf(c: Context<AppEnv>, trustProxy: boolean): string {
+	if (trustProxy) {
+		const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
+		if (forwarded) {
+			return forwarded
+		}
+	}
+	try {
+		return getConnInfo(c).remote.address ?? 'unknown'
+	} catch {
+		// In-process requests (tests, app.request) have no socket.
+		return 'local'
+	}
+}
+
+function contentSecurityPolicy(config: Config) {
+	const analytics = config.analyticsScriptUrl ? [new URL(config.analyticsScriptUrl).origin] : []
+	return {
+		defaultSrc: ["'self'"],
+		scriptSrc: ["'self'", ...analytics],
+		connectSrc: ["'self'", ...analytics],
+		styleSrc: ["'self'", "'unsafe-inline'"],
+		imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+		fontSrc: ["'self'", 'data:'],
+		objectSrc: ["'none'"],
+		baseUri: ["'self'"],
+		formAction: ["'self'"],
+		frameAncestors: ["'none'"],
+	}
+}
+

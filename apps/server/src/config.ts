@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+// The only file that reads process.env. Everything else receives a Config.
+
+const booleanFromEnv = z
+	.enum(['true', 'false', '1', '0', 'yes', 'no'])
+	.transform((value) => value === 'true' || value === '1' || value === 'yes')
+
+const envSchema = z.object({
+	NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+	PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+	HOST: z.string().min(1).default('0.0.0.0'),
+	DATA_DIR: z.string().min(1).default('./data'),
+	DATABASE_URL: z
+		.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+		.optional(),
+	PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
+	AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+	SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+	MAIL_FROM: z.string().min(3).default('Blocksmith <no-reply@localhost>'),
+	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+	TRUST_PROXY: booleanFromEnv.default(false),
+	RATE_LIMITS: booleanFromEnv.default(true),
+	BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+	UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(25 * 1024 * 1024),
+	TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+	ANALYTICS_SCRIPT_URL: z.url({ protocol: /^https?$/ }).optional(),
+	WEB_DIST_DIR: z.string().min(1).optional(),
+	SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(25_000),
+})
+
+export type Config = {
+	env: 'development' | 'production' | 'test'
+	port: number
+	host: string
+	dataDir: string
+	databaseUrl: string | undefined
+	publicUrl: string
+	authSecret: string
+	smtpUrl: string | undefined
+	mailFrom: string
+	logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
+	trustProxy: boolean
+	rateLimits: boolean
+	bodyLimitBytes: number
+	uploadMaxBytes: number
+	trialDays: number
+	analyticsScriptUrl: string | undefined
+	webDistDir: string
+	shutdownTimeoutMs: number
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates the environment. A wrong value throws a ConfigError whose message
+ * is one line naming the variable; `main.ts` prints it and exits.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+	const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''))
+	const parsed = envSchema.safeParse(cleaned)
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0]
+		const name = String(issue?.path[0] ?? 'environment')
+		throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'} (got "${env[name] ?? ''}")`)
+	}
+	const values = parsed.data
+	const dataDir = path.resolve(values.DATA_DIR)
+	const secrets = values.AUTH_SECRET ? { authSecret: values.AUTH_SECRET } : loadOrCreateSecrets(dataDir)
+	return {
+		env: values.NODE_ENV,
+		port: values.PORT,
+		host: values.HOST,
+		dataDir,
+		databaseUrl: values.DATABASE_URL,
+		publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
+		authSecret: secrets.authSecret,
+		smtpUrl: values.SMTP_URL,
+		mailFrom: values.MAIL_FROM,
+		logLevel: values.LOG_LEVEL,
+		trustProxy: values.TRUST_PROXY,
+		rateLimits: values.RATE_LIMITS,
+		bodyLimitBytes: values.BODY_LIMIT_BYTES,
+		uploadMaxBytes: values.UPLOAD_MAX_BYTES,
+		trialDays: values.TRIAL_DAYS,
+		analyticsScriptUrl: values.ANALYTICS_SCRIPT_URL,
+		webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
+		shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+	}
+}
+
+const secretsFileSchema = z.object({ authSecret: z.string().min(32) })
+
+/**
+ * So that `npm start` needs no setup, a missing AUTH_SECRET is generated once and kept in
+ * the data folder (mode 0600). Several instances on one PostgreSQL must share AUTH_SECRET
+ * through the environment instead.
+ */
+function loadOrCreateSecrets(dataDir: string): z.infer<typeof secretsFileSchema> {
+	const file = path.join(dataDir, 'secrets.json')
+	try {
+		return secretsFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+			throw new ConfigError(`Invalid configuration: ${file} is unreadable or malformed; fix or delete it`)
+		}
+	}
+	mkdirSync(dataDir, { recursive: true })
+	const secrets = { authSecret: randomBytes(32).toString('base64url') }
+	// 'wx' fails if another process created the file in the meantime; then read theirs.
+	try {
+		writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: 'wx' })
+		return secrets
+	} catch {
+		return secretsFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+	}
+}

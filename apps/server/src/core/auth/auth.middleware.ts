@@ -1,0 +1,101 @@
+import { and, asc, eq } from 'drizzle-orm'
+import type { MiddlewareHandler } from 'hono'
+import type { Role } from '@blocksmith/contracts/teams.ts'
+import type { Db } from '#src/db/client.ts'
+import type { AppEnv } from '#src/lib/context.ts'
+import { AppError } from '#src/lib/errors.ts'
+import { type Auth, clientIpHeader } from './auth.ts'
+import { members, sessions } from './auth.schema.ts'
+
+type SessionResult = NonNullable<Awaited<ReturnType<Auth['api']['getSession']>>>
+
+export type SessionEnv = AppEnv & {
+	Variables: AppEnv['Variables'] & {
+		session: SessionResult
+		/** Headers to pass on to better-auth calls made on the caller's behalf. */
+		authHeaders: Headers
+	}
+}
+
+/** Who is calling, in which organization, with which role. Every tenant query filters by `orgId`. */
+export type MemberContext = { userId: string; orgId: string; role: Role; memberId: string }
+
+export type MemberEnv = SessionEnv & {
+	Variables: SessionEnv['Variables'] & { member: MemberContext }
+}
+
+/**
+ * The API authenticates by bearer token only. Cookies are left out on purpose: a cookie would
+ * make every dashboard call forgeable from another site, a bearer header cannot be.
+ */
+export function bearerHeaders(headers: Headers, clientIp: string): Headers {
+	const result = new Headers()
+	const authorization = headers.get('authorization')
+	if (authorization) {
+		result.set('authorization', authorization)
+	}
+	const userAgent = headers.get('user-agent')
+	if (userAgent) {
+		result.set('user-agent', userAgent)
+	}
+	result.set(clientIpHeader, clientIp)
+	return result
+}
+
+export function requireSession(auth: Auth): MiddlewareHandler<SessionEnv> {
+	return async (c, next) => {
+		const authHeaders = bearerHeaders(c.req.raw.headers, c.var.clientIp)
+		if (!authHeaders.has('authorization')) {
+			throw new AppError('UNAUTHENTICATED')
+		}
+		const session = await auth.api.getSession({ headers: authHeaders })
+		if (!session) {
+			throw new AppError('UNAUTHENTICATED')
+		}
+		c.set('session', session)
+		c.set('authHeaders', authHeaders)
+		await next()
+	}
+}
+
+/**
+ * After requireSession: resolves the organization the session works in. If the user was
+ * removed from it, the session falls back to another organization of theirs, so a removed
+ * member's token never reaches the old organization again.
+ */
+export function requireMember(db: Db): MiddlewareHandler<MemberEnv> {
+	return async (c, next) => {
+		const { session, user } = c.var.session
+		const activeId = (session as { activeOrganizationId?: string | null }).activeOrganizationId ?? null
+		let membership = activeId ? await findMembership(db, user.id, activeId) : undefined
+		if (!membership) {
+			const [first] = await db
+				.select()
+				.from(members)
+				.where(eq(members.userId, user.id))
+				.orderBy(asc(members.createdAt))
+				.limit(1)
+			if (!first) {
+				throw new AppError('NO_ORGANIZATION')
+			}
+			membership = first
+			await db.update(sessions).set({ activeOrganizationId: first.organizationId }).where(eq(sessions.id, session.id))
+		}
+		c.set('member', {
+			userId: user.id,
+			orgId: membership.organizationId,
+			role: membership.role as Role,
+			memberId: membership.id,
+		})
+		await next()
+	}
+}
+
+async function findMembership(db: Db, userId: string, organizationId: string) {
+	const [row] = await db
+		.select()
+		.from(members)
+		.where(and(eq(members.userId, userId), eq(members.organizationId, organizationId)))
+		.limit(1)
+	return row
+}

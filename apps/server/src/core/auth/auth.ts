@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto'
+import { betterAuth } from 'better-auth'
+import { drizzleAdapter } from 'better-auth/adapters/drizzle'
+import { bearer, organization } from 'better-auth/plugins'
+import { asc, eq } from 'drizzle-orm'
+import type { Config } from '#src/config.ts'
+import type { Db } from '#src/db/client.ts'
+import type { Mailer } from '#src/lib/mail.ts'
+import { accounts, authRateLimits, invitations, members, organizations, sessions, users, verifications } from './auth.schema.ts'
+import { changeEmailMail, confirmEmailMail, invitationMail, resetPasswordMail } from './auth.mail.ts'
+
+/** The header our middleware sets to the caller's address; whatever a client sends in it is replaced. */
+export const clientIpHeader = 'x-blocksmith-client-ip'
+
+export const authRateLimitRules = {
+	signIn: { window: 60, max: 5 },
+	signUp: { window: 3600, max: 10 },
+	passwordReset: { window: 900, max: 5 },
+} as const
+
+export type Auth = ReturnType<typeof createAuth>
+
+export function createAuth(deps: { db: Db; config: Config; mail: Mailer }) {
+	const { db, config, mail } = deps
+	const confirmUrl = (token: string) => `${config.publicUrl}/confirm?token=${encodeURIComponent(token)}`
+
+	return betterAuth({
+		appName: 'Blocksmith',
+		baseURL: config.publicUrl,
+		basePath: '/api/auth',
+		secret: config.authSecret,
+		trustedOrigins: [config.publicUrl],
+		telemetry: { enabled: false },
+		database: drizzleAdapter(db, {
+			provider: 'pg',
+			schema: {
+				user: users,
+				session: sessions,
+				account: accounts,
+				verification: verifications,
+				organization: organizations,
+				member: members,
+				invitation: invitations,
+				rateLimit: authRateLimits,
+			},
+		}),
+		emailAndPassword: {
+			enabled: true,
+			minPasswordLength: 8,
+			maxPasswordLength: 128,
+			// Users can start right away; an unconfirmed address is shown as such until confirmed.
+			requireEmailVerification: false,
+			resetPasswordTokenExpiresIn: 3600,
+			revokeSessionsOnPasswordReset: true,
+			sendResetPassword: async ({ user, token }) => {
+				await mail.send(resetPasswordMail(user.email, user.name, `${config.publicUrl}/reset-password?token=${token}`))
+			},
+		},
+		emailVerification: {
+			sendOnSignUp: true,
+			expiresIn: 24 * 3600,
+			sendVerificationEmail: async ({ user, token }) => {
+				await mail.send(confirmEmailMail(user.email, user.name, confirmUrl(token)))
+			},
+		},
+		user: {
+			changeEmail: {
+				enabled: true,
+				sendChangeEmailConfirmation: async ({ user, newEmail, token }) => {
+					await mail.send(changeEmailMail(user.email, user.name, newEmail, confirmUrl(token)))
+				},
+			},
+		},
+		session: {
+			expiresIn: 30 * 24 * 3600,
+			updateAge: 24 * 3600,
+		},
+		rateLimit: {
+			enabled: config.rateLimits,
+			storage: 'database',
+			window: 60,
+			max: 100,
+			customRules: {
+				'/sign-in/email': authRateLimitRules.signIn,
+				'/sign-up/email': authRateLimitRules.signUp,
+				'/request-password-reset': authRateLimitRules.passwordReset,
+				'/reset-password': authRateLimitRules.passwordReset,
+				'/change-password': authRateLimitRules.signIn,
+			},
+		},
+		advanced: {
+			ipAddress: { ipAddressHeaders: [clientIpHeader] },
+			database: { generateId: () => randomBytes(16).toString('base64url') },
+		},
+		databaseHooks: {
+			user: {
+				create: {
+					// Every new account gets an organization of its own to work in.
+					after: async (user) => {
+						const organizationId = randomBytes(16).toString('base64url')
+						await db.insert(organizations).values({
+							id: organizationId,
+							name: `${user.name.trim() || 'My'}'s workspace`.slice(0, 100),
+							slug: `ws-${randomBytes(6).toString('hex')}`,
+						})
+						await db.insert(members).values({
+							id: randomBytes(16).toString('base64url'),
+							organizationId,
+							userId: user.id,
+							role: 'owner',
+						})
+					},
+				},
+			},
+			session: {
+				create: {
+					// A new session starts in the user's first organization.
+					before: async (session) => {
+						const [first] = await db
+							.select({ organizationId: members.organizationId })
+							.from(members)
+							.where(eq(members.userId, session.userId))
+							.orderBy(asc(members.createdAt))
+							.limit(1)
+						return { data: { ...session, activeOrganizationId: first?.organizationId ?? null } }
+					},
+				},
+			},
+		},
+		plugins: [
+			bearer(),
+			organization({
+				creatorRole: 'owner',
+				allowUserToCreateOrganization: true,
+				organizationLimit: 20,
+				membershipLimit: 500,
+				invitationLimit: 200,
+				invitationExpiresIn: 7 * 24 * 3600,
+				cancelPendingInvitationsOnReInvite: true,
+				sendInvitationEmail: async ({ invitation, organization: org, inviter }) => {
+					await mail.send(
+						invitationMail(
+							invitation.email,
+							inviter.user.name,
+							org.name,
+							`${config.publicUrl}/invite/${encodeURIComponent(invitation.id)}`,
+						),
+					)
+				},
+			}),
+		],
+	})
+}

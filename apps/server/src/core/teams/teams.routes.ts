@@ -1,0 +1,224 @@
+// Teams: /dashboard/team_invites/*, /dashboard/users/get_org_details, /dashboard/organizations/*
+// (signed-in members; each call works in the session's organization), and the invitation
+// page's /api/invitations/{id} (public: the id is the secret from the e-mail).
+import { createRoute, z } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { idSchema, okSchema } from '@blocksmith/contracts/common.ts'
+import {
+	createInvitationSchema,
+	createOrganizationSchema,
+	invitationPreviewSchema,
+	invitationSchema,
+	memberSchema,
+	organizationSummarySchema,
+	orgDetailsSchema,
+	removeMemberSchema,
+	updateMemberRoleSchema,
+} from '@blocksmith/contracts/teams.ts'
+import type { Config } from '#src/config.ts'
+import type { Auth } from '#src/core/auth/auth.ts'
+import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/auth.middleware.ts'
+import type { Db } from '#src/db/client.ts'
+import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
+import {
+	acceptInvitation,
+	createInvitation,
+	createOrganization,
+	getInvitationPreview,
+	getOrgDetails,
+	leaveOrganization,
+	listInvitations,
+	listMembers,
+	listOrganizations,
+	removeMember,
+	revokeInvitation,
+	type TeamCtx,
+	switchOrganization,
+	updateMemberRole,
+} from './teams.service.ts'
+
+const tags = ['Team']
+const security = [{ bearer: [] }]
+const idParams = z.object({ id: idSchema })
+const forbidden = problemResponse('Your role does not allow this')
+const lastOwner = problemResponse('The organization would be left without an owner')
+
+const routes = {
+	listInvitations: createRoute({
+		method: 'get',
+		path: '/dashboard/team_invites',
+		tags,
+		security,
+		summary: 'Pending invitations',
+		responses: { 200: jsonResponse(z.array(invitationSchema), 'Pending invitations'), 401: commonProblems[401] },
+	}),
+	invite: createRoute({
+		method: 'post',
+		path: '/dashboard/team_invites',
+		tags,
+		security,
+		summary: 'Invite someone by e-mail (owners and admins)',
+		request: { body: jsonBody(createInvitationSchema) },
+		responses: {
+			201: jsonResponse(invitationSchema, 'Invitation sent'),
+			400: commonProblems[400],
+			403: forbidden,
+			409: problemResponse('Already a member'),
+		},
+	}),
+	revoke: createRoute({
+		method: 'delete',
+		path: '/dashboard/team_invites/{id}',
+		tags,
+		security,
+		summary: 'Revoke a pending invitation (owners and admins)',
+		request: { params: idParams },
+		responses: { 200: jsonResponse(okSchema, 'Revoked'), 403: forbidden, 404: commonProblems[404] },
+	}),
+	members: createRoute({
+		method: 'get',
+		path: '/dashboard/team_invites/all_members',
+		tags,
+		security,
+		summary: 'Members with their roles',
+		responses: { 200: jsonResponse(z.array(memberSchema), 'Members'), 401: commonProblems[401] },
+	}),
+	remove: createRoute({
+		method: 'post',
+		path: '/dashboard/team_invites/remove_team_member',
+		tags,
+		security,
+		summary: 'Remove a member (owners and admins; never the last owner)',
+		request: { body: jsonBody(removeMemberSchema) },
+		responses: { 200: jsonResponse(okSchema, 'Removed'), 403: forbidden, 404: commonProblems[404], 409: lastOwner },
+	}),
+	updateRole: createRoute({
+		method: 'post',
+		path: '/dashboard/team_invites/update_member_role',
+		tags,
+		security,
+		summary: "Change a member's role",
+		request: { body: jsonBody(updateMemberRoleSchema) },
+		responses: { 200: jsonResponse(okSchema, 'Changed'), 403: forbidden, 404: commonProblems[404], 409: lastOwner },
+	}),
+	orgDetails: createRoute({
+		method: 'get',
+		path: '/dashboard/users/get_org_details',
+		tags,
+		security,
+		summary: 'The current organization, your role in it, and its plan',
+		responses: { 200: jsonResponse(orgDetailsSchema, 'Organization'), 401: commonProblems[401] },
+	}),
+	organizations: createRoute({
+		method: 'get',
+		path: '/dashboard/organizations',
+		tags,
+		security,
+		summary: 'Organizations you belong to',
+		responses: { 200: jsonResponse(z.array(organizationSummarySchema), 'Organizations') },
+	}),
+	createOrganization: createRoute({
+		method: 'post',
+		path: '/dashboard/organizations',
+		tags,
+		security,
+		summary: 'Create an organization (you become its owner and switch to it)',
+		request: { body: jsonBody(createOrganizationSchema) },
+		responses: { 201: jsonResponse(organizationSummarySchema, 'Created'), 400: commonProblems[400] },
+	}),
+	switchOrganization: createRoute({
+		method: 'post',
+		path: '/dashboard/organizations/{id}/switch',
+		tags,
+		security,
+		summary: 'Work in another of your organizations',
+		request: { params: idParams },
+		responses: { 200: jsonResponse(okSchema, 'Switched'), 404: commonProblems[404] },
+	}),
+	leave: createRoute({
+		method: 'post',
+		path: '/dashboard/organizations/leave',
+		tags,
+		security,
+		summary: 'Leave the current organization (not as its last owner)',
+		responses: { 200: jsonResponse(okSchema, 'Left'), 409: lastOwner },
+	}),
+	previewInvitation: createRoute({
+		method: 'get',
+		path: '/api/invitations/{id}',
+		tags,
+		summary: 'What an invitation link is for',
+		request: { params: idParams },
+		responses: {
+			200: jsonResponse(invitationPreviewSchema, 'The invitation'),
+			410: problemResponse('Accepted, revoked or expired'),
+		},
+	}),
+	acceptInvitation: createRoute({
+		method: 'post',
+		path: '/dashboard/invitations/{id}/accept',
+		tags,
+		security,
+		summary: 'Accept an invitation sent to your e-mail address',
+		request: { params: idParams },
+		responses: {
+			200: jsonResponse(z.object({ organizationId: z.string() }), 'Joined'),
+			403: problemResponse('The invitation is for another address'),
+			410: problemResponse('Accepted, revoked or expired'),
+		},
+	}),
+}
+
+export function createTeamRoutes(deps: { auth: Auth; db: Db; config: Config }) {
+	const { auth, db, config } = deps
+	const router = createRouter<MemberEnv>()
+	const session = requireSession(auth)
+	const member = requireMember(db)
+	for (const path of ['/dashboard/team_invites', '/dashboard/team_invites/*', '/dashboard/users/get_org_details']) {
+		router.use(path, session, member)
+	}
+	router.use('/dashboard/organizations', session, member)
+	router.use('/dashboard/organizations/*', session, member)
+	router.use('/dashboard/invitations/*', session)
+
+	const ctx = (c: Context<MemberEnv>): TeamCtx => ({ db, auth, config, headers: c.var.authHeaders, member: c.var.member })
+
+	router.openapi(routes.listInvitations, async (c) => c.json(await listInvitations(ctx(c)), 200))
+	router.openapi(routes.invite, async (c) => c.json(await createInvitation(ctx(c), c.req.valid('json')), 201))
+	router.openapi(routes.revoke, async (c) => {
+		await revokeInvitation(ctx(c), c.req.valid('param').id)
+		return c.json({ success: true as const }, 200)
+	})
+	router.openapi(routes.members, async (c) => c.json(await listMembers(ctx(c)), 200))
+	router.openapi(routes.remove, async (c) => {
+		await removeMember(ctx(c), c.req.valid('json').memberId)
+		return c.json({ success: true as const }, 200)
+	})
+	router.openapi(routes.updateRole, async (c) => {
+		await updateMemberRole(ctx(c), c.req.valid('json'))
+		return c.json({ success: true as const }, 200)
+	})
+	router.openapi(routes.orgDetails, async (c) => c.json(await getOrgDetails(ctx(c)), 200))
+	router.openapi(routes.organizations, async (c) => c.json(await listOrganizations(ctx(c)), 200))
+	router.openapi(routes.createOrganization, async (c) =>
+		c.json(await createOrganization(ctx(c), c.req.valid('json').name), 201),
+	)
+	router.openapi(routes.leave, async (c) => {
+		await leaveOrganization(ctx(c))
+		return c.json({ success: true as const }, 200)
+	})
+	router.openapi(routes.switchOrganization, async (c) => {
+		await switchOrganization(ctx(c), c.req.valid('param').id)
+		return c.json({ success: true as const }, 200)
+	})
+	router.openapi(routes.previewInvitation, async (c) => c.json(await getInvitationPreview(db, c.req.valid('param').id), 200))
+	router.openapi(routes.acceptInvitation, async (c) => {
+		const { user } = c.var.session
+		const result = await acceptInvitation(
+			{ db, auth, headers: c.var.authHeaders, userId: user.id, email: user.email },
+			c.req.valid('param').id,
+		)
+		return c.json(result, 200)
+	})
+	return router
+}

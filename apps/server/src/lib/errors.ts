@@ -1,0 +1,90 @@
+import { type ErrorCode, errorStatusByCode, type FieldError, type Problem } from '@blocksmith/contracts/errors.ts'
+import type { z } from 'zod'
+
+const defaultDetail: Record<ErrorCode, string> = {
+	VALIDATION_FAILED: 'Some fields are invalid.',
+	MALFORMED_JSON: 'The request body is not valid JSON.',
+	INVALID_TOKEN: 'This link or token is invalid or has expired.',
+	UNAUTHENTICATED: 'Sign in to continue.',
+	INVALID_CREDENTIALS: 'The e-mail address or password is wrong.',
+	FORBIDDEN: 'Your role does not allow this.',
+	NO_ORGANIZATION: 'Your account does not belong to an organization.',
+	EMAIL_NOT_VERIFIED: 'Confirm your e-mail address first.',
+	NOT_FOUND: 'Not found.',
+	METHOD_NOT_ALLOWED: 'This method is not allowed here.',
+	CONFLICT: 'This conflicts with the current state.',
+	EMAIL_TAKEN: 'An account with this e-mail address already exists.',
+	LAST_OWNER: 'An organization needs at least one owner.',
+	INVITATION_UNAVAILABLE: 'This invitation was accepted, revoked or has expired.',
+	PAYLOAD_TOO_LARGE: 'The request body is too large.',
+	UNSUPPORTED_MEDIA_TYPE: 'This content type is not accepted here.',
+	UPLOAD_MISMATCH: 'The uploaded file does not match what was announced.',
+	RATE_LIMITED: 'Too many requests. Try again later.',
+	INTERNAL: 'Something went wrong on our side. It has been logged.',
+	SERVICE_UNAVAILABLE: 'The service is not available right now.',
+}
+
+type AppErrorOptions = {
+	/** Shown to the user; defaults to the code's generic sentence. */
+	detail?: string
+	/** For the log only, never sent. */
+	cause?: unknown
+	errors?: FieldError[]
+	/** Seconds, for RATE_LIMITED. */
+	retryAfter?: number
+}
+
+/** The one error type services throw; `toProblem` turns it into a response. */
+export class AppError extends Error {
+	readonly code: ErrorCode
+	readonly detail: string
+	readonly errors: FieldError[] | undefined
+	readonly retryAfter: number | undefined
+
+	constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+		super(options.detail ?? defaultDetail[code], { cause: options.cause })
+		this.name = 'AppError'
+		this.code = code
+		this.detail = options.detail ?? defaultDetail[code]
+		this.errors = options.errors
+		this.retryAfter = options.retryAfter
+	}
+
+	get status(): number {
+		return errorStatusByCode[this.code]
+	}
+}
+
+export function validationError(issues: readonly z.core.$ZodIssue[]): AppError {
+	const errors = issues.map((issue) => ({
+		field: issue.path.map(String).join('.'),
+		message: issue.message,
+	}))
+	return new AppError('VALIDATION_FAILED', { errors })
+}
+
+export function toProblem(error: AppError, requestId: string | undefined, instance: string): Problem {
+	return {
+		type: `/problems/${error.code.toLowerCase().replaceAll('_', '-')}`,
+		title: titleOf(error.code),
+		status: error.status,
+		detail: error.detail,
+		instance,
+		code: error.code,
+		...(requestId ? { requestId } : {}),
+		...(error.errors ? { errors: error.errors } : {}),
+	}
+}
+
+function titleOf(code: ErrorCode): string {
+	const words = code.toLowerCase().replaceAll('_', ' ')
+	return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+/** Resolve a resource or report it missing: the caller never learns whether it exists elsewhere. */
+export function found<T>(value: T | undefined | null, what = 'Not found.'): T {
+	if (value === undefined || value === null) {
+		throw new AppError('NOT_FOUND', { detail: what })
+	}
+	return value
+}

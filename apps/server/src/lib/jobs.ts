@@ -1,0 +1,68 @@
+import { fromPglite, PgBoss, type QueueOptions } from 'pg-boss'
+import type { Database } from '#src/db/client.ts'
+import type { Logger } from './logger.ts'
+
+/** A queue and the function that works its jobs. Modules register theirs before `start`. */
+export type JobQueue<T extends object> = {
+	name: string
+	options: QueueOptions
+	handle: (data: T) => Promise<void>
+}
+
+export type Jobs = {
+	register: <T extends object>(queue: JobQueue<T>) => void
+	send: <T extends object>(queue: JobQueue<T>, data: T) => Promise<string | null>
+	start: () => Promise<void>
+	/** Stops fetching, waits for running jobs up to `timeoutMs`, then stops. */
+	stop: (timeoutMs: number) => Promise<void>
+	isRunning: () => boolean
+}
+
+/**
+ * pg-boss on the same database as everything else: in-process over PGlite (one connection,
+ * notified in-process), or with its own small pool on PostgreSQL.
+ */
+export function createJobs(options: { database: Database; log: Logger; pollingIntervalSeconds?: number }): Jobs {
+	const { database, log } = options
+	const boss =
+		database.kind === 'pglite'
+			? new PgBoss({ backend: 'pglite', db: fromPglite(database.pglite), useListenNotify: true })
+			: new PgBoss({ connectionString: database.connectionString, max: 4, useListenNotify: true })
+	boss.on('error', (error) => log.error({ err: error }, 'job system error'))
+	const queues: JobQueue<never>[] = []
+	let isRunning = false
+
+	return {
+		register: (queue) => {
+			queues.push(queue as unknown as JobQueue<never>)
+		},
+		send: (queue, data) => boss.send(queue.name, data),
+		isRunning: () => isRunning,
+		start: async () => {
+			await boss.start()
+			for (const queue of queues) {
+				await boss.createQueue(queue.name, { ...queue.options, notify: true })
+				await boss.work<object>(
+					queue.name,
+					{ pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, batchSize: 1 },
+					async ([job]) => {
+						if (!job) {
+							return
+						}
+						try {
+							await queue.handle(job.data as never)
+						} catch (error) {
+							log.warn({ err: error, queue: queue.name, jobId: job.id }, 'job failed; it will be retried')
+							throw error
+						}
+					},
+				)
+			}
+			isRunning = true
+		},
+		stop: async (timeoutMs) => {
+			isRunning = false
+			await boss.stop({ graceful: true, timeout: timeoutMs, close: database.kind === 'postgres' })
+		},
+	}
+}

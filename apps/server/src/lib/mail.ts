@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto'
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import nodemailer from 'nodemailer'
+import type { JobQueue, Jobs } from './jobs.ts'
+import type { Logger } from './logger.ts'
+
+export type MailMessage = {
+	to: string
+	subject: string
+	text: string
+	html?: string
+	replyTo?: string
+}
+
+export type Mailer = {
+	/** Queues the message; a job delivers it and retries on failure. */
+	send: (message: MailMessage) => Promise<void>
+}
+
+/**
+ * Mail goes out through SMTP when SMTP_URL is set. Otherwise each message is written as an
+ * .eml file under DATA_DIR/mail and its links are logged, so the embedded default needs no
+ * mail server and a developer can click through sign-up and reset flows.
+ */
+export function createMailer(options: {
+	smtpUrl: string | undefined
+	from: string
+	mailDir: string
+	log: Logger
+	jobs: Jobs
+}): Mailer {
+	const { log } = options
+	const transport = options.smtpUrl
+		? nodemailer.createTransport(options.smtpUrl)
+		: nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+
+	async function deliver(message: MailMessage): Promise<void> {
+		const info = await transport.sendMail({ from: options.from, ...message })
+		if (options.smtpUrl) {
+			log.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'mail sent')
+			return
+		}
+		await mkdir(options.mailDir, { recursive: true })
+		const file = path.join(options.mailDir, `${new Date().toISOString().replaceAll(':', '-')}-${randomUUID()}.eml`)
+		await writeFile(file, (info as unknown as { message: Buffer }).message)
+		const links = message.text.match(/https?:\/\/\S+/g) ?? []
+		log.info({ to: message.to, subject: message.subject, file, links }, 'mail written')
+	}
+
+	const queue: JobQueue<MailMessage> = {
+		name: 'mail-send',
+		// A dozen tries over about an hour and a half survives an SMTP server's restart.
+		options: { retryLimit: 12, retryDelay: 5, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 120 },
+		handle: deliver,
+	}
+
+	options.jobs.register(queue)
+	return {
+		send: async (message) => {
+			await options.jobs.send(queue, message)
+		},
+	}
+}

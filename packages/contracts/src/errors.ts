@@ -1,0 +1,71 @@
+import { z } from 'zod'
+
+/**
+ * The closed list of error codes the API answers with, and the HTTP status of each.
+ * Server and web both read it: the server to pick a status, the web to decide what a
+ * problem means (field errors, sign-in again, try later).
+ */
+export const errorStatusByCode = {
+	/** A body, query or parameter failed its schema; `errors` lists the fields. */
+	VALIDATION_FAILED: 400,
+	/** The body is not parseable JSON. */
+	MALFORMED_JSON: 400,
+	/** A one-time token (reset, confirmation, upload) is unknown, used or expired. */
+	INVALID_TOKEN: 400,
+	/** No valid session or bearer token. */
+	UNAUTHENTICATED: 401,
+	/** Wrong e-mail or password. */
+	INVALID_CREDENTIALS: 401,
+	/** Signed in, but the role does not allow this action. */
+	FORBIDDEN: 403,
+	/** The account has no organization to work in. */
+	NO_ORGANIZATION: 403,
+	/** The e-mail address must be confirmed first. */
+	EMAIL_NOT_VERIFIED: 403,
+	/** Unknown path, or an object that does not exist in the caller's organization. */
+	NOT_FOUND: 404,
+	METHOD_NOT_ALLOWED: 405,
+	/** The object exists but its state forbids the action (already uploaded, already a member, …). */
+	CONFLICT: 409,
+	/** An account with that e-mail address already exists. */
+	EMAIL_TAKEN: 409,
+	/** The organization would be left without an owner. */
+	LAST_OWNER: 409,
+	/** The invitation was accepted, revoked or has expired. */
+	INVITATION_UNAVAILABLE: 410,
+	/** The request body is larger than the limit for this path. */
+	PAYLOAD_TOO_LARGE: 413,
+	UNSUPPORTED_MEDIA_TYPE: 415,
+	/** An uploaded file does not match what was announced (size, type or checksum). */
+	UPLOAD_MISMATCH: 422,
+	/** Too many requests; `Retry-After` says when to try again. */
+	RATE_LIMITED: 429,
+	/** Unexpected failure; details are in the server log under the request id. */
+	INTERNAL: 500,
+	/** The server is starting or shutting down. */
+	SERVICE_UNAVAILABLE: 503,
+} as const
+
+export type ErrorCode = keyof typeof errorStatusByCode
+
+export const errorCodeSchema = z.enum(Object.keys(errorStatusByCode) as [ErrorCode, ...ErrorCode[]])
+
+/** One field that failed validation; `field` is a dotted path such as `lines.0.quantity`. */
+export const fieldErrorSchema = z.object({
+	field: z.string(),
+	message: z.string(),
+})
+export type FieldError = z.infer<typeof fieldErrorSchema>
+
+/** RFC 9457 problem details, with our code, the request id and field errors. */
+export const problemSchema = z.object({
+	type: z.string(),
+	title: z.string(),
+	status: z.number().int(),
+	detail: z.string(),
+	instance: z.string().optional(),
+	code: errorCodeSchema,
+	requestId: z.string().optional(),
+	errors: z.array(fieldErrorSchema).optional(),
+})
+export type Problem = z.infer<typeof problemSchema>

@@ -1,0 +1,78 @@
+import { z } from 'zod'
+import { emailSchema, idSchema } from './common.ts'
+
+export const roleSchema = z.enum(['owner', 'admin', 'member'])
+export type Role = z.infer<typeof roleSchema>
+
+export const memberSchema = z.object({
+	id: z.string(),
+	userId: z.string(),
+	name: z.string(),
+	email: z.string(),
+	image: z.string().nullable(),
+	role: roleSchema,
+	createdAt: z.iso.datetime(),
+})
+export type Member = z.infer<typeof memberSchema>
+
+export const invitationSchema = z.object({
+	id: z.string(),
+	email: z.string(),
+	role: roleSchema,
+	status: z.enum(['pending', 'accepted', 'rejected', 'canceled']),
+	expiresAt: z.iso.datetime(),
+	inviterName: z.string().nullable(),
+	createdAt: z.iso.datetime(),
+})
+export type Invitation = z.infer<typeof invitationSchema>
+
+export const createInvitationSchema = z.object({
+	email: emailSchema,
+	role: roleSchema.default('member'),
+})
+export type CreateInvitation = z.infer<typeof createInvitationSchema>
+
+export const removeMemberSchema = z.object({ memberId: idSchema })
+export type RemoveMember = z.infer<typeof removeMemberSchema>
+
+export const updateMemberRoleSchema = z.object({ memberId: idSchema, role: roleSchema })
+export type UpdateMemberRole = z.infer<typeof updateMemberRoleSchema>
+
+/** What the invitation page shows before the visitor signs in or signs up. */
+export const invitationPreviewSchema = z.object({
+	id: z.string(),
+	email: z.string(),
+	role: roleSchema,
+	organizationName: z.string(),
+	inviterName: z.string().nullable(),
+	expiresAt: z.iso.datetime(),
+	hasAccount: z.boolean(),
+})
+export type InvitationPreview = z.infer<typeof invitationPreviewSchema>
+
+export const subscriptionStateSchema = z.enum(['trialing', 'active', 'paused', 'past_due', 'canceled'])
+
+export const orgDetailsSchema = z.object({
+	id: z.string(),
+	name: z.string(),
+	slug: z.string(),
+	role: roleSchema,
+	membersCount: z.number().int(),
+	plan: z.string(),
+	subscriptionState: subscriptionStateSchema,
+	trialEndsAt: z.iso.datetime().nullable(),
+	createdAt: z.iso.datetime(),
+})
+export type OrgDetails = z.infer<typeof orgDetailsSchema>
+
+export const organizationSummarySchema = z.object({
+	id: z.string(),
+	name: z.string(),
+	slug: z.string(),
+	role: roleSchema,
+	isActive: z.boolean(),
+})
+export type OrganizationSummary = z.infer<typeof organizationSummarySchema>
+
+export const createOrganizationSchema = z.object({ name: z.string().trim().min(1).max(100) })
+export type CreateOrganization = z.infer<typeof createOrganizationSchema>
