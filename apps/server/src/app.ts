@@ -57,7 +57,7 @@ export function createServices(options: {
 		jobs,
 	})
 	const storage = createLocalStorage(path.join(config.dataDir, 'uploads'))
-	const auth = createAuth({ db: database.db, config, mail })
+	const auth = createAuth({ db: database.db, config, mail, log })
 	return { config, database, log, jobs, storage, auth, state: { isDraining: false } }
 }
 

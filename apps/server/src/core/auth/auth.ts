@@ -5,6 +5,7 @@ import { bearer, organization } from 'better-auth/plugins'
 import { asc, eq } from 'drizzle-orm'
 import type { Config } from '#src/config.ts'
 import type { Db } from '#src/db/client.ts'
+import type { Logger } from '#src/lib/logger.ts'
 import type { Mailer } from '#src/lib/mail.ts'
 import { accounts, authRateLimits, invitations, members, organizations, sessions, users, verifications } from './auth.schema.ts'
 import { changeEmailMail, confirmEmailMail, invitationMail, resetPasswordMail } from './auth.mail.ts'
@@ -20,8 +21,8 @@ export const authRateLimitRules = {
 
 export type Auth = ReturnType<typeof createAuth>
 
-export function createAuth(deps: { db: Db; config: Config; mail: Mailer }) {
-	const { db, config, mail } = deps
+export function createAuth(deps: { db: Db; config: Config; mail: Mailer; log: Logger }) {
+	const { db, config, mail, log } = deps
 	const confirmUrl = (token: string) => `${config.publicUrl}/confirm?token=${encodeURIComponent(token)}`
 
 	return betterAuth({
@@ -31,6 +32,10 @@ export function createAuth(deps: { db: Db; config: Config; mail: Mailer }) {
 		secret: config.authSecret,
 		trustedOrigins: [config.publicUrl],
 		telemetry: { enabled: false },
+		logger: {
+			disabled: config.logLevel === 'silent',
+			log: (level, message, ...args) => log[level]({ args }, `auth: ${message}`),
+		},
 		database: drizzleAdapter(db, {
 			provider: 'pg',
 			schema: {
@@ -93,36 +98,13 @@ export function createAuth(deps: { db: Db; config: Config; mail: Mailer }) {
 			database: { generateId: () => randomBytes(16).toString('base64url') },
 		},
 		databaseHooks: {
-			user: {
-				create: {
-					// Every new account gets an organization of its own to work in.
-					after: async (user) => {
-						const organizationId = randomBytes(16).toString('base64url')
-						await db.insert(organizations).values({
-							id: organizationId,
-							name: `${user.name.trim() || 'My'}'s workspace`.slice(0, 100),
-							slug: `ws-${randomBytes(6).toString('hex')}`,
-						})
-						await db.insert(members).values({
-							id: randomBytes(16).toString('base64url'),
-							organizationId,
-							userId: user.id,
-							role: 'owner',
-						})
-					},
-				},
-			},
 			session: {
 				create: {
-					// A new session starts in the user's first organization.
+					// A session starts in the user's first organization. A new account gets one of its
+					// own here, before its first session, so every session has somewhere to work.
 					before: async (session) => {
-						const [first] = await db
-							.select({ organizationId: members.organizationId })
-							.from(members)
-							.where(eq(members.userId, session.userId))
-							.orderBy(asc(members.createdAt))
-							.limit(1)
-						return { data: { ...session, activeOrganizationId: first?.organizationId ?? null } }
+						const organizationId = await ensureOrganization(db, session.userId)
+						return { data: { ...session, activeOrganizationId: organizationId } }
 					},
 				},
 			},
@@ -150,4 +132,25 @@ export function createAuth(deps: { db: Db; config: Config; mail: Mailer }) {
 			}),
 		],
 	})
+}
+
+async function ensureOrganization(db: Db, userId: string): Promise<string> {
+	const [first] = await db
+		.select({ organizationId: members.organizationId })
+		.from(members)
+		.where(eq(members.userId, userId))
+		.orderBy(asc(members.createdAt))
+		.limit(1)
+	if (first) {
+		return first.organizationId
+	}
+	const [user] = await db.select({ name: users.name }).from(users).where(eq(users.id, userId))
+	const organizationId = randomBytes(16).toString('base64url')
+	await db.insert(organizations).values({
+		id: organizationId,
+		name: `${user?.name.trim() || 'My'}'s workspace`.slice(0, 100),
+		slug: `ws-${randomBytes(6).toString('hex')}`,
+	})
+	await db.insert(members).values({ id: randomBytes(16).toString('base64url'), organizationId, userId, role: 'owner' })
+	return organizationId
 }

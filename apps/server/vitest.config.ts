@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+	test: {
+		include: ['src/**/*.test.ts'],
+		globalSetup: ['./src/test/global-setup.ts'],
+		testTimeout: 60_000,
+		hookTimeout: 120_000,
+		// Each file gets its own database; two workers match the two cores CI has.
+		maxWorkers: 2,
+	},
+})
