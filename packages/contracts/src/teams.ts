@@ -76,3 +76,7 @@ export type OrganizationSummary = z.infer<typeof organizationSummarySchema>
 
 export const createOrganizationSchema = z.object({ name: z.string().trim().min(1).max(100) })
 export type CreateOrganization = z.infer<typeof createOrganizationSchema>
+
+/** `token` is the one from the e-mailed link; it stands in for a confirmed address. */
+export const acceptInvitationSchema = z.object({ token: z.string().max(200).optional() })
+export type AcceptInvitation = z.infer<typeof acceptInvitationSchema>

@@ -7,6 +7,7 @@ import type { Config } from '#src/config.ts'
 import type { Db } from '#src/db/client.ts'
 import type { Logger } from '#src/lib/logger.ts'
 import type { Mailer } from '#src/lib/mail.ts'
+import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
 import { accounts, authRateLimits, invitations, members, organizations, sessions, users, verifications } from './auth.schema.ts'
 import { changeEmailMail, confirmEmailMail, invitationMail, resetPasswordMail } from './auth.mail.ts'
 
@@ -20,6 +21,18 @@ export const authRateLimitRules = {
 } as const
 
 export type Auth = ReturnType<typeof createAuth>
+
+/**
+ * The proof, carried by the e-mailed link, that its holder reads the invited mailbox. Admins
+ * see invitation ids in the team screen; only the mailbox sees this token.
+ */
+export function invitationLinkToken(secret: string, invitationId: string): string {
+	return sign(deriveKey(secret, 'invitation-link'), invitationId)
+}
+
+export function isInvitationLinkToken(secret: string, invitationId: string, token: string): boolean {
+	return isValidSignature(deriveKey(secret, 'invitation-link'), invitationId, token)
+}
 
 export function createAuth(deps: { db: Db; config: Config; mail: Mailer; log: Logger }) {
 	const { db, config, mail, log } = deps
@@ -125,7 +138,7 @@ export function createAuth(deps: { db: Db; config: Config; mail: Mailer; log: Lo
 							invitation.email,
 							inviter.user.name,
 							org.name,
-							`${config.publicUrl}/invite/${encodeURIComponent(invitation.id)}`,
+							`${config.publicUrl}/invite/${encodeURIComponent(invitation.id)}?token=${invitationLinkToken(config.authSecret, invitation.id)}`,
 						),
 					)
 				},

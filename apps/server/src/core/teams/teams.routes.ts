@@ -5,6 +5,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { idSchema, okSchema } from '@blocksmith/contracts/common.ts'
 import {
+	acceptInvitationSchema,
 	createInvitationSchema,
 	createOrganizationSchema,
 	invitationPreviewSchema,
@@ -160,10 +161,10 @@ const routes = {
 		tags,
 		security,
 		summary: 'Accept an invitation sent to your e-mail address',
-		request: { params: idParams },
+		request: { params: idParams, body: jsonBody(acceptInvitationSchema) },
 		responses: {
 			200: jsonResponse(z.object({ organizationId: z.string() }), 'Joined'),
-			403: problemResponse('The invitation is for another address'),
+			403: problemResponse('The invitation is for another address, or the address is unconfirmed and the link token is missing'),
 			410: problemResponse('Accepted, revoked or expired'),
 		},
 	}),
@@ -215,8 +216,17 @@ export function createTeamRoutes(deps: { auth: Auth; db: Db; config: Config }) {
 	router.openapi(routes.acceptInvitation, async (c) => {
 		const { user } = c.var.session
 		const result = await acceptInvitation(
-			{ db, auth, headers: c.var.authHeaders, userId: user.id, email: user.email },
+			{
+				db,
+				auth,
+				config,
+				headers: c.var.authHeaders,
+				userId: user.id,
+				email: user.email,
+				emailVerified: user.emailVerified,
+			},
 			c.req.valid('param').id,
+			c.req.valid('json').token,
 		)
 		return c.json(result, 200)
 	})

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { and, asc, count, eq, gt, sql } from 'drizzle-orm'
 import type { Invitation, InvitationPreview, Member, OrganizationSummary, OrgDetails, Role } from '@blocksmith/contracts/teams.ts'
 import type { Config } from '#src/config.ts'
-import type { Auth } from '#src/core/auth/auth.ts'
+import { type Auth, isInvitationLinkToken } from '#src/core/auth/auth.ts'
 import type { MemberContext } from '#src/core/auth/auth.middleware.ts'
 import { invitations, members, organizations, sessions, users } from '#src/core/auth/auth.schema.ts'
 import type { Db } from '#src/db/client.ts'
@@ -231,20 +231,31 @@ export async function getInvitationPreview(db: Db, invitationId: string): Promis
 }
 
 /**
- * Accepting proves the user reads the invited mailbox, so the address counts as confirmed.
- * The session moves to the organization just joined.
+ * Joining needs a confirmed address. The token in the e-mailed link proves the user reads the
+ * invited mailbox, so with it an unconfirmed address counts as confirmed: someone invited
+ * without an account signs up and joins in one step. The session moves to the organization.
  */
 export async function acceptInvitation(
-	ctx: { db: Db; auth: Auth; headers: Headers; userId: string; email: string },
+	ctx: { db: Db; auth: Auth; config: Config; headers: Headers; userId: string; email: string; emailVerified: boolean },
 	invitationId: string,
+	linkToken: string | undefined,
 ): Promise<{ organizationId: string }> {
 	const preview = await getInvitationPreview(ctx.db, invitationId)
 	if (preview.email.toLowerCase() !== ctx.email.toLowerCase()) {
 		throw new AppError('FORBIDDEN', { detail: `This invitation is for ${preview.email}. Sign in with that address.` })
 	}
+	if (!ctx.emailVerified) {
+		const isFromMailbox =
+			linkToken !== undefined && isInvitationLinkToken(ctx.config.authSecret, invitationId, linkToken)
+		if (!isFromMailbox) {
+			throw new AppError('EMAIL_NOT_VERIFIED', {
+				detail: 'Open the invitation from the e-mail we sent, or confirm your e-mail address first.',
+			})
+		}
+		await ctx.db.update(users).set({ emailVerified: true }).where(eq(users.id, ctx.userId))
+	}
 	const accepted = await ctx.auth.api.acceptInvitation({ headers: ctx.headers, body: { invitationId } })
 	const organizationId = found(accepted).member.organizationId
-	await ctx.db.update(users).set({ emailVerified: true }).where(eq(users.id, ctx.userId))
 	await ctx.auth.api.setActiveOrganization({ headers: ctx.headers, body: { organizationId } })
 	return { organizationId }
 }
