@@ -25,6 +25,8 @@ import { createLocalStorage, type Storage } from './lib/storage.ts'
 import { mountApiDocs } from './public/api-docs.ts'
 import { mountWebApp } from './public/web.ts'
 
+type CspOptions = NonNullable<Parameters<typeof secureHeaders>[0]>['contentSecurityPolicy']
+
 export type AppServices = {
 	config: Config
 	database: Database
@@ -78,15 +80,18 @@ export function createApp(services: AppServices) {
 			'request',
 		)
 	})
-	app.use(
+	const headersFor = (csp: CspOptions) =>
 		secureHeaders({
-			contentSecurityPolicy: contentSecurityPolicy(config),
+			contentSecurityPolicy: csp,
 			crossOriginEmbedderPolicy: false,
 			referrerPolicy: 'strict-origin-when-cross-origin',
 			strictTransportSecurity: config.publicUrl.startsWith('https://') ? 'max-age=31536000; includeSubDomains' : false,
 			permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
-		}),
-	)
+		})
+	const pageHeaders = headersFor(contentSecurityPolicy(config))
+	// Uploaded files come from users: served sandboxed, so none can run as a page of ours.
+	const fileHeaders = headersFor({ defaultSrc: ["'none'"], sandbox: [] })
+	app.use((c, next) => (c.req.path.startsWith('/api/uploads/') ? fileHeaders : pageHeaders)(c, next))
 	const jsonLimit = bodyLimit({ maxSize: config.bodyLimitBytes, onError: () => tooLarge(config.bodyLimitBytes) })
 	const logLimit = bodyLimit({ maxSize: clientLogMaxBytes, onError: () => tooLarge(clientLogMaxBytes) })
 	const uploadLimit = bodyLimit({ maxSize: config.uploadMaxBytes, onError: () => tooLarge(config.uploadMaxBytes) })
@@ -195,7 +200,7 @@ function clientIpOf(c: Context<AppEnv>, trustProxy: boolean): string {
 	}
 }
 
-function contentSecurityPolicy(config: Config) {
+function contentSecurityPolicy(config: Config): CspOptions {
 	const analytics = config.analyticsScriptUrl ? [new URL(config.analyticsScriptUrl).origin] : []
 	return {
 		defaultSrc: ["'self'"],

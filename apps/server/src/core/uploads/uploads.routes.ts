@@ -102,8 +102,6 @@ export function createUploadRoutes(deps: UploadsDeps & { auth: Auth }) {
 				'content-type': blob.contentType,
 				'content-length': String(file.byteSize),
 				'content-disposition': `${disposition}; filename*=UTF-8''${encodeURIComponent(blob.filename)}`,
-				// Files come from users: never let one run as a page of ours.
-				'content-security-policy': "default-src 'none'; sandbox",
 				'cache-control': 'private, max-age=3600',
 			},
 		}) as never

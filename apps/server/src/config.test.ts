@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, test } from 'vitest'
+import { ConfigError, loadConfig } from './config.ts'
+
+const dirs: string[] = []
+function tempDir(): string {
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'bs-config-'))
+	dirs.push(dir)
+	return dir
+}
+afterEach(() => {
+	for (const dir of dirs.splice(0)) {
+		rmSync(dir, { recursive: true, force: true })
+	}
+})
+
+describe('configuration', () => {
+	test('defaults need no setup: port 3000, ./data, a public URL on localhost', () => {
+		const dataDir = tempDir()
+		const config = loadConfig({ DATA_DIR: dataDir })
+		expect(config.port).toBe(3000)
+		expect(config.publicUrl).toBe('http://localhost:3000')
+		expect(config.databaseUrl).toBeUndefined()
+		expect(config.dataDir).toBe(dataDir)
+	})
+
+	test('a missing AUTH_SECRET is generated once and kept in the data folder', () => {
+		const dataDir = tempDir()
+		const first = loadConfig({ DATA_DIR: dataDir })
+		const second = loadConfig({ DATA_DIR: dataDir })
+		expect(first.authSecret.length).toBeGreaterThanOrEqual(32)
+		expect(second.authSecret).toBe(first.authSecret)
+		const file = path.join(dataDir, 'secrets.json')
+		expect(JSON.parse(readFileSync(file, 'utf8')).authSecret).toBe(first.authSecret)
+		expect(statSync(file).mode & 0o777).toBe(0o600)
+	})
+
+	test('a given AUTH_SECRET wins and nothing is written', () => {
+		const dataDir = tempDir()
+		const config = loadConfig({ DATA_DIR: dataDir, AUTH_SECRET: 's'.repeat(40) })
+		expect(config.authSecret).toBe('s'.repeat(40))
+		expect(() => statSync(path.join(dataDir, 'secrets.json'))).toThrow()
+	})
+
+	test.each([
+		[{ PORT: 'abc' }, /^Invalid configuration: PORT /],
+		[{ PORT: '70000' }, /^Invalid configuration: PORT /],
+		[{ DATABASE_URL: 'mysql://x@y/z' }, /^Invalid configuration: DATABASE_URL must be a postgres/],
+		[{ PUBLIC_URL: 'not a url' }, /^Invalid configuration: PUBLIC_URL /],
+		[{ AUTH_SECRET: 'short' }, /^Invalid configuration: AUTH_SECRET must be at least 32 characters/],
+		[{ SMTP_URL: 'http://mail' }, /^Invalid configuration: SMTP_URL must be an smtp/],
+		[{ TRUST_PROXY: 'maybe' }, /^Invalid configuration: TRUST_PROXY /],
+	])('a wrong value stops start-up with one clear line: %o', (env, message) => {
+		const attempt = () => loadConfig({ DATA_DIR: tempDir(), ...env })
+		expect(attempt).toThrow(ConfigError)
+		expect(attempt).toThrow(message)
+		try {
+			attempt()
+		} catch (error) {
+			expect((error as Error).message).not.toContain('\n')
+		}
+	})
+
+	test('a trailing slash on PUBLIC_URL is dropped', () => {
+		expect(loadConfig({ DATA_DIR: tempDir(), PUBLIC_URL: 'https://app.example.com/' }).publicUrl).toBe(
+			'https://app.example.com',
+		)
+	})
+})

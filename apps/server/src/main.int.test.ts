@@ -1,0 +1,115 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+
+// The real entry point, as `npm start` runs it: its own process, the embedded database,
+// a data folder. Slow (PGlite starts in each process), so one file covers the lifecycle.
+
+const mainFile = path.join(import.meta.dirname, 'main.ts')
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bs-main-'))
+const children: ChildProcess[] = []
+
+afterAll(() => {
+	for (const child of children) {
+		child.kill('SIGKILL')
+	}
+	rmSync(dataDir, { recursive: true, force: true })
+})
+
+async function freePort(): Promise<number> {
+	return new Promise((resolve) => {
+		const server = createServer()
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address()
+			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+		})
+	})
+}
+
+function start(port: number, env: Record<string, string> = {}) {
+	const child = spawn(process.execPath, [mainFile], {
+		env: {
+			PATH: process.env.PATH ?? '',
+			PORT: String(port),
+			DATA_DIR: dataDir,
+			LOG_LEVEL: 'info',
+			SHUTDOWN_TIMEOUT_MS: '10000',
+			...env,
+		},
+		stdio: ['ignore', 'pipe', 'pipe'],
+	})
+	children.push(child)
+	let output = ''
+	child.stdout?.on('data', (chunk) => {
+		output += chunk
+	})
+	child.stderr?.on('data', (chunk) => {
+		output += chunk
+	})
+	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+	return { child, exited, output: () => output }
+}
+
+async function waitUntilReady(port: number, exited: Promise<number | null>): Promise<void> {
+	const deadline = Date.now() + 60_000
+	let hasExited = false
+	void exited.then(() => {
+		hasExited = true
+	})
+	while (Date.now() < deadline && !hasExited) {
+		try {
+			const response = await fetch(`http://127.0.0.1:${port}/readyz`)
+			if (response.status === 200) {
+				return
+			}
+		} catch {
+			// Not listening yet.
+		}
+		await new Promise((resolve) => setTimeout(resolve, 200))
+	}
+	throw new Error('server did not become ready')
+}
+
+describe('the server process', () => {
+	test('starts on the embedded database, refuses a second process on the same folder, drains on SIGTERM, keeps data across restarts', async () => {
+		const port = await freePort()
+		const first = start(port)
+		await waitUntilReady(port, first.exited)
+
+		const signUp = await fetch(`http://127.0.0.1:${port}/api/auth/sign-up/email`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', origin: `http://localhost:${port}` },
+			body: JSON.stringify({ email: 'keeper@example.com', password: 'kept across restarts', name: 'Keeper' }),
+		})
+		expect(signUp.status).toBe(200)
+
+		const second = start(await freePort())
+		expect(await second.exited).toBe(1)
+		expect(second.output()).toMatch(/is in use by another process/)
+
+		first.child.kill('SIGTERM')
+		expect(await first.exited).toBe(0)
+		expect(first.output()).toContain('stopped')
+
+		const again = start(port)
+		await waitUntilReady(port, again.exited)
+		const signIn = await fetch(`http://127.0.0.1:${port}/api/auth/sign-in/email`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', origin: `http://localhost:${port}` },
+			body: JSON.stringify({ email: 'keeper@example.com', password: 'kept across restarts' }),
+		})
+		expect(signIn.status).toBe(200)
+		again.child.kill('SIGTERM')
+		expect(await again.exited).toBe(0)
+	})
+
+	test('a wrong setting stops start-up with one clear line', async () => {
+		const bad = start(await freePort(), { SMTP_URL: 'not-a-url' })
+		expect(await bad.exited).toBe(1)
+		expect(bad.output().trim()).toMatch(/^Invalid configuration: SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/)
+		expect(bad.output().trim().split('\n')).toHaveLength(1)
+	})
+})
