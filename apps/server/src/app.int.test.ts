@@ -67,7 +67,9 @@ describe('problems', () => {
 		expect(boom.status).toBe(500)
 		expect(text).not.toContain('hunter2')
 		expect(JSON.parse(text)).toMatchObject({ code: 'INTERNAL', status: 500 })
-		expect(lines.some((line) => line.msg === 'unhandled error' && line.reqId === boom.headers.get('x-request-id'))).toBe(true)
+		expect(
+			lines.some((line) => line.msg === 'unhandled error' && line.reqId === boom.headers.get('x-request-id')),
+		).toBe(true)
 	})
 })
 
@@ -146,7 +148,10 @@ describe('client error beacon', () => {
 	})
 
 	test('a report over 16 KB is 413', async () => {
-		const response = await t.request('POST', '/api/log', { json: { message: 'x', stack: 'y'.repeat(17_000) }, ip: randomIp() })
+		const response = await t.request('POST', '/api/log', {
+			json: { message: 'x', stack: 'y'.repeat(17_000) },
+			ip: randomIp(),
+		})
 		expect(response.status).toBe(413)
 	})
 

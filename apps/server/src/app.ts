@@ -9,9 +9,9 @@ import { HTTPException } from 'hono/http-exception'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
 import type { Config } from './config.ts'
+import { createAuthRoutes, mountAuthHandler } from './core/auth/auth.routes.ts'
 import { type Auth, createAuth } from './core/auth/auth.ts'
 import { fromAuthError } from './core/auth/auth-errors.ts'
-import { createAuthRoutes, mountAuthHandler } from './core/auth/auth.routes.ts'
 import { clientLogMaxBytes, createClientLogRoutes } from './core/client-log/client-log.routes.ts'
 import { createTeamRoutes } from './core/teams/teams.routes.ts'
 import { createUploadRoutes } from './core/uploads/uploads.routes.ts'
@@ -215,4 +215,3 @@ function contentSecurityPolicy(config: Config): CspOptions {
 		frameAncestors: ["'none'"],
 	}
 }
-

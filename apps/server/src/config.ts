@@ -14,9 +14,7 @@ const envSchema = z.object({
 	PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 	HOST: z.string().min(1).default('0.0.0.0'),
 	DATA_DIR: z.string().min(1).default('./data'),
-	DATABASE_URL: z
-		.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
-		.optional(),
+	DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
 	PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
 	AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 	SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
@@ -24,8 +22,16 @@ const envSchema = z.object({
 	LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 	TRUST_PROXY: booleanFromEnv.default(false),
 	RATE_LIMITS: booleanFromEnv.default(true),
-	BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
-	UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(25 * 1024 * 1024),
+	BODY_LIMIT_BYTES: z.coerce
+		.number()
+		.int()
+		.min(1024)
+		.default(1024 * 1024),
+	UPLOAD_MAX_BYTES: z.coerce
+		.number()
+		.int()
+		.min(1024)
+		.default(25 * 1024 * 1024),
 	TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(14),
 	ANALYTICS_SCRIPT_URL: z.url({ protocol: /^https?$/ }).optional(),
 	WEB_DIST_DIR: z.string().min(1).optional(),

@@ -20,7 +20,10 @@ async function main(): Promise<void> {
 		)
 	})
 	server.on('error', async (error: NodeJS.ErrnoException) => {
-		log.fatal({ err: error }, error.code === 'EADDRINUSE' ? `Port ${config.port} is in use; set PORT to another port.` : 'server error')
+		log.fatal(
+			{ err: error },
+			error.code === 'EADDRINUSE' ? `Port ${config.port} is in use; set PORT to another port.` : 'server error',
+		)
 		await database.close()
 		process.exit(1)
 	})

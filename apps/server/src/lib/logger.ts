@@ -9,7 +9,14 @@ export function createLogger(level: pino.LevelWithSilent): Logger {
 		timestamp: pino.stdTimeFunctions.isoTime,
 		// Secrets that may sit in objects we log are replaced before the line is written.
 		redact: {
-			paths: ['*.password', '*.token', '*.authorization', '*.cookie', 'req.headers.authorization', 'req.headers.cookie'],
+			paths: [
+				'*.password',
+				'*.token',
+				'*.authorization',
+				'*.cookie',
+				'req.headers.authorization',
+				'req.headers.cookie',
+			],
 			censor: '[redacted]',
 		},
 	})

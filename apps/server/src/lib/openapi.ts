@@ -1,7 +1,7 @@
+import { problemSchema } from '@blocksmith/contracts/errors.ts'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { Env } from 'hono'
 import type { z } from 'zod'
-import { problemSchema } from '@blocksmith/contracts/errors.ts'
 import { validationError } from './errors.ts'
 
 /**

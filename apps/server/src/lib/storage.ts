@@ -6,7 +6,7 @@ import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { AppError } from './errors.ts'
 
-export type PutExpectation = {
+type PutExpectation = {
 	byteSize: number
 	/** Base64 MD5 of the content. */
 	checksum: string
@@ -44,7 +44,11 @@ export function createLocalStorage(root: string): Storage {
 				transform(chunk: Buffer, _encoding, callback) {
 					byteSize += chunk.length
 					if (byteSize > expected.byteSize) {
-						callback(new AppError('UPLOAD_MISMATCH', { detail: `The file is larger than the announced ${expected.byteSize} bytes.` }))
+						callback(
+							new AppError('UPLOAD_MISMATCH', {
+								detail: `The file is larger than the announced ${expected.byteSize} bytes.`,
+							}),
+						)
 						return
 					}
 					md5.update(chunk)
@@ -52,9 +56,15 @@ export function createLocalStorage(root: string): Storage {
 				},
 			})
 			try {
-				await pipeline(Readable.fromWeb(body as import('node:stream/web').ReadableStream), meter, createWriteStream(temporary))
+				await pipeline(
+					Readable.fromWeb(body as import('node:stream/web').ReadableStream),
+					meter,
+					createWriteStream(temporary),
+				)
 				if (byteSize !== expected.byteSize) {
-					throw new AppError('UPLOAD_MISMATCH', { detail: `Received ${byteSize} bytes; ${expected.byteSize} were announced.` })
+					throw new AppError('UPLOAD_MISMATCH', {
+						detail: `Received ${byteSize} bytes; ${expected.byteSize} were announced.`,
+					})
 				}
 				if (md5.digest('base64') !== expected.checksum) {
 					throw new AppError('UPLOAD_MISMATCH', { detail: 'The file does not match the announced checksum.' })

@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module'
 import path from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import type { Hono } from 'hono'
+import swaggerUiDist from 'swagger-ui-dist'
 import type { AppEnv } from '#src/lib/context.ts'
 
-const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'))
+const swaggerDir = swaggerUiDist.getAbsoluteFSPath()
 
 const page = `<!doctype html>
 <html lang="en">

@@ -7,7 +7,7 @@ import type { AppEnv } from '#src/lib/context.ts'
 /** Paths the API owns; anything else a browser asks for is a route of the web app. */
 const apiPrefixes = ['/api/', '/auth/', '/dashboard/']
 
-export function isApiPath(pathname: string): boolean {
+function isApiPath(pathname: string): boolean {
 	return apiPrefixes.some((prefix) => pathname.startsWith(prefix)) || pathname === '/healthz' || pathname === '/readyz'
 }
 
@@ -36,7 +36,10 @@ export function mountWebApp(app: Hono<AppEnv>, distDir: string): void {
 		}
 		if (indexHtml === undefined) {
 			if (!existsSync(indexFile)) {
-				return c.text('The web app is not built. Run `npm start` (it builds it) or `npm run -w @blocksmith/web build`.', 503)
+				return c.text(
+					'The web app is not built. Run `npm start` (it builds it) or `npm run -w @blocksmith/web build`.',
+					503,
+				)
 			}
 			indexHtml = readFileSync(indexFile, 'utf8')
 		}

@@ -49,7 +49,10 @@ export default async function setup(project: TestProject) {
 	return () => rmSync(dir, { recursive: true, force: true })
 }
 
-async function installJobSchema(database: Parameters<typeof createJobs>[0]['database'], log: ReturnType<typeof createLogger>) {
+async function installJobSchema(
+	database: Parameters<typeof createJobs>[0]['database'],
+	log: ReturnType<typeof createLogger>,
+) {
 	const jobs = createJobs({ database, log })
 	await jobs.start()
 	await jobs.stop(1000)

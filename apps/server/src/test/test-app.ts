@@ -66,7 +66,13 @@ export async function createTestApp(env: Record<string, string> = {}) {
 	async function request(
 		method: string,
 		pathname: string,
-		options: { token?: string; json?: unknown; body?: string | Uint8Array; headers?: Record<string, string>; ip?: string } = {},
+		options: {
+			token?: string
+			json?: unknown
+			body?: string | Uint8Array
+			headers?: Record<string, string>
+			ip?: string
+		} = {},
 	) {
 		const headers = new Headers(options.headers)
 		headers.set('x-forwarded-for', options.ip ?? '203.0.113.1')

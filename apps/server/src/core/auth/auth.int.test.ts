@@ -16,7 +16,12 @@ describe('sign-up and tokens', () => {
 		const response = await t.request('GET', '/auth/validate_token', { token: account.token })
 		expect(response.status).toBe(200)
 		expect(response.body.success).toBe(true)
-		expect(response.body.data).toMatchObject({ id: account.userId, email: account.email, name: 'Ada', emailVerified: false })
+		expect(response.body.data).toMatchObject({
+			id: account.userId,
+			email: account.email,
+			name: 'Ada',
+			emailVerified: false,
+		})
 		expect(response.body.data.activeOrganizationId).toEqual(expect.any(String))
 	})
 
@@ -146,7 +151,9 @@ describe('e-mail confirmation', () => {
 	})
 
 	test('a forged confirmation token is a 400 problem', async () => {
-		const response = await t.request('POST', '/api/confirm_user', { json: { token: 'eyJhbGciOiJIUzI1NiJ9.e30.forged' } })
+		const response = await t.request('POST', '/api/confirm_user', {
+			json: { token: 'eyJhbGciOiJIUzI1NiJ9.e30.forged' },
+		})
 		expect(response.status).toBe(400)
 		expect(response.body.code).toBe('INVALID_TOKEN')
 	})
@@ -161,7 +168,9 @@ describe('e-mail confirmation', () => {
 		const change = await t.request('POST', '/api/auth/change-email', { token: account.token, json: { newEmail } })
 		expect(change.status).toBe(200)
 		const approval = await t.waitForMail(account.email, /Confirm your new e-mail/)
-		await t.request('POST', '/api/confirm_user', { json: { token: new URL(approval.links[0] ?? '').searchParams.get('token') } })
+		await t.request('POST', '/api/confirm_user', {
+			json: { token: new URL(approval.links[0] ?? '').searchParams.get('token') },
+		})
 		const verification = await t.waitForMail(newEmail, /Confirm your e-mail/)
 		const done = await t.request('POST', '/api/confirm_user', {
 			json: { token: new URL(verification.links[0] ?? '').searchParams.get('token') },
@@ -181,20 +190,29 @@ describe('password reset', () => {
 		const token = new URL(mail.links[0] ?? '').searchParams.get('token') ?? ''
 		expect(new URL(mail.links[0] ?? '').pathname).toBe('/reset-password')
 
-		const reset = await t.request('PUT', '/auth/password', { json: { token, password: 'my new password' }, ip: randomIp() })
+		const reset = await t.request('PUT', '/auth/password', {
+			json: { token, password: 'my new password' },
+			ip: randomIp(),
+		})
 		expect(reset.status).toBe(200)
 		expect((await t.signIn(account.email, 'my new password')).status).toBe(200)
 		expect((await t.signIn(account.email, account.password)).status).toBe(401)
 		expect((await t.request('GET', '/auth/validate_token', { token: account.token })).status).toBe(401)
 
-		const reuse = await t.request('PUT', '/auth/password', { json: { token, password: 'yet another one' }, ip: randomIp() })
+		const reuse = await t.request('PUT', '/auth/password', {
+			json: { token, password: 'yet another one' },
+			ip: randomIp(),
+		})
 		expect(reuse.status).toBe(400)
 		expect(reuse.body.code).toBe('INVALID_TOKEN')
 	})
 
 	test('the sign-in screen path sends the same reset mail', async () => {
 		const account = await t.signUp()
-		const asked = await t.request('POST', '/dashboard/users/forgot_password', { json: { email: account.email }, ip: randomIp() })
+		const asked = await t.request('POST', '/dashboard/users/forgot_password', {
+			json: { email: account.email },
+			ip: randomIp(),
+		})
 		expect(asked.status).toBe(200)
 		await t.waitForMail(account.email, /Reset your password/)
 	})

@@ -1,11 +1,11 @@
+import type { Role } from '@blocksmith/contracts/teams.ts'
 import { and, asc, eq } from 'drizzle-orm'
 import type { MiddlewareHandler } from 'hono'
-import type { Role } from '@blocksmith/contracts/teams.ts'
 import type { Db } from '#src/db/client.ts'
 import type { AppEnv } from '#src/lib/context.ts'
 import { AppError } from '#src/lib/errors.ts'
-import { type Auth, clientIpHeader } from './auth.ts'
 import { members, sessions } from './auth.schema.ts'
+import { type Auth, clientIpHeader } from './auth.ts'
 
 type SessionResult = NonNullable<Awaited<ReturnType<Auth['api']['getSession']>>>
 
@@ -28,7 +28,7 @@ export type MemberEnv = SessionEnv & {
  * The API authenticates by bearer token only. Cookies are left out on purpose: a cookie would
  * make every dashboard call forgeable from another site, a bearer header cannot be.
  */
-export function bearerHeaders(headers: Headers, clientIp: string): Headers {
+function bearerHeaders(headers: Headers, clientIp: string): Headers {
 	const result = new Headers()
 	const authorization = headers.get('authorization')
 	if (authorization) {

@@ -1,7 +1,6 @@
 // Account plumbing: /auth/*, /api/confirm_user, /dashboard/users/forgot_password, and
 // better-auth's own endpoints under /api/auth/*. Public except where a route says otherwise.
-import { createRoute } from '@hono/zod-openapi'
-import type { Hono } from 'hono'
+
 import {
 	confirmUserSchema,
 	messageResponseSchema,
@@ -9,14 +8,16 @@ import {
 	passwordResetSchema,
 	validateTokenResponseSchema,
 } from '@blocksmith/contracts/auth.ts'
+import { createRoute } from '@hono/zod-openapi'
+import type { Hono } from 'hono'
 import type { Db } from '#src/db/client.ts'
 import type { AppEnv } from '#src/lib/context.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { commonProblems, createRouter, jsonBody, jsonResponse } from '#src/lib/openapi.ts'
-import { type Auth, clientIpHeader } from './auth.ts'
-import { fromAuthError } from './auth-errors.ts'
 import { requireSession, type SessionEnv } from './auth.middleware.ts'
 import { confirmEmail, requestPasswordReset, resendConfirmation, resetPassword, toUser } from './auth.service.ts'
+import { type Auth, clientIpHeader } from './auth.ts'
+import { fromAuthError } from './auth-errors.ts'
 
 const validateTokenRoute = createRoute({
 	method: 'get',

@@ -6,7 +6,14 @@ import type { Auth } from './auth.ts'
 type AuthCtx = { auth: Auth; db: Db; clientIp: string }
 
 type SessionLike = {
-	user: { id: string; name: string; email: string; emailVerified: boolean; image?: string | null | undefined; createdAt: Date }
+	user: {
+		id: string
+		name: string
+		email: string
+		emailVerified: boolean
+		image?: string | null | undefined
+		createdAt: Date
+	}
 	session: object
 }
 

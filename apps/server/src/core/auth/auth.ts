@@ -8,8 +8,17 @@ import type { Db } from '#src/db/client.ts'
 import type { Logger } from '#src/lib/logger.ts'
 import type { Mailer } from '#src/lib/mail.ts'
 import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
-import { accounts, authRateLimits, invitations, members, organizations, sessions, users, verifications } from './auth.schema.ts'
 import { changeEmailMail, confirmEmailMail, invitationMail, resetPasswordMail } from './auth.mail.ts'
+import {
+	accounts,
+	authRateLimits,
+	invitations,
+	members,
+	organizations,
+	sessions,
+	users,
+	verifications,
+} from './auth.schema.ts'
 
 /** The header our middleware sets to the caller's address; whatever a client sends in it is replaced. */
 export const clientIpHeader = 'x-blocksmith-client-ip'
@@ -26,7 +35,7 @@ export type Auth = ReturnType<typeof createAuth>
  * The proof, carried by the e-mailed link, that its holder reads the invited mailbox. Admins
  * see invitation ids in the team screen; only the mailbox sees this token.
  */
-export function invitationLinkToken(secret: string, invitationId: string): string {
+function invitationLinkToken(secret: string, invitationId: string): string {
 	return sign(deriveKey(secret, 'invitation-link'), invitationId)
 }
 

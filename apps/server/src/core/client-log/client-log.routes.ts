@@ -1,6 +1,7 @@
 // POST /api/log: the browser's error beacon. Public; small bodies; limited per address.
-import { createRoute } from '@hono/zod-openapi'
+
 import { clientLogSchema } from '@blocksmith/contracts/client-log.ts'
+import { createRoute } from '@hono/zod-openapi'
 import type { Db } from '#src/db/client.ts'
 import type { AppEnv } from '#src/lib/context.ts'
 import { commonProblems, createRouter, jsonBody, problemResponse } from '#src/lib/openapi.ts'
@@ -29,7 +30,10 @@ export function createClientLogRoutes(deps: { db: Db }) {
 	router.openapi(logRoute, async (c) => {
 		await enforceRateLimit(deps.db, `client-log:ip:${c.var.clientIp}`, perIp)
 		const report = c.req.valid('json')
-		c.var.log[report.level === 'info' ? 'info' : report.level]({ source: 'client', clientIp: c.var.clientIp, report }, 'client error')
+		c.var.log[report.level === 'info' ? 'info' : report.level](
+			{ source: 'client', clientIp: c.var.clientIp, report },
+			'client error',
+		)
 		return c.body(null, 204)
 	})
 	return router

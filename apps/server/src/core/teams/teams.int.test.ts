@@ -44,7 +44,13 @@ async function team(role: 'admin' | 'member' = 'member') {
 	if (!mateMember || !ownerMember) {
 		throw new Error('team not formed')
 	}
-	return { owner, mate, mateMemberId: mateMember.id, ownerMemberId: ownerMember.id, orgId: accepted.body.organizationId }
+	return {
+		owner,
+		mate,
+		mateMemberId: mateMember.id,
+		ownerMemberId: ownerMember.id,
+		orgId: accepted.body.organizationId,
+	}
 }
 
 describe('organizations', () => {
@@ -59,7 +65,10 @@ describe('organizations', () => {
 	test('a user in several organizations can list them and switch between them', async () => {
 		const account = await t.signUp()
 		const first = await t.request('GET', '/dashboard/users/get_org_details', { token: account.token })
-		const created = await t.request('POST', '/dashboard/organizations', { token: account.token, json: { name: 'Side project' } })
+		const created = await t.request('POST', '/dashboard/organizations', {
+			token: account.token,
+			json: { name: 'Side project' },
+		})
 		expect(created.status).toBe(201)
 		const now = await t.request('GET', '/dashboard/users/get_org_details', { token: account.token })
 		expect(now.body.name).toBe('Side project')
@@ -75,7 +84,9 @@ describe('organizations', () => {
 		const stranger = await t.signUp()
 		const theirs = await t.request('GET', '/dashboard/users/get_org_details', { token: stranger.token })
 		const account = await t.signUp()
-		const response = await t.request('POST', `/dashboard/organizations/${theirs.body.id}/switch`, { token: account.token })
+		const response = await t.request('POST', `/dashboard/organizations/${theirs.body.id}/switch`, {
+			token: account.token,
+		})
 		expect(response.status).toBe(404)
 	})
 
@@ -184,9 +195,15 @@ describe('invitations', () => {
 
 	test('inviting an existing member is a conflict; a bad address is a field error', async () => {
 		const { owner, mate } = await team()
-		const again = await t.request('POST', '/dashboard/team_invites', { token: owner.token, json: { email: mate.email } })
+		const again = await t.request('POST', '/dashboard/team_invites', {
+			token: owner.token,
+			json: { email: mate.email },
+		})
 		expect(again.status).toBe(409)
-		const bad = await t.request('POST', '/dashboard/team_invites', { token: owner.token, json: { email: 'not-an-address' } })
+		const bad = await t.request('POST', '/dashboard/team_invites', {
+			token: owner.token,
+			json: { email: 'not-an-address' },
+		})
 		expect(bad.status).toBe(400)
 		expect(bad.body.errors).toEqual([expect.objectContaining({ field: 'email' })])
 	})

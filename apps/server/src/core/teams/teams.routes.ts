@@ -1,8 +1,7 @@
 // Teams: /dashboard/team_invites/*, /dashboard/users/get_org_details, /dashboard/organizations/*
 // (signed-in members; each call works in the session's organization), and the invitation
 // page's /api/invitations/{id} (public: the id is the secret from the e-mail).
-import { createRoute, z } from '@hono/zod-openapi'
-import type { Context } from 'hono'
+
 import { idSchema, okSchema } from '@blocksmith/contracts/common.ts'
 import {
 	acceptInvitationSchema,
@@ -16,9 +15,11 @@ import {
 	removeMemberSchema,
 	updateMemberRoleSchema,
 } from '@blocksmith/contracts/teams.ts'
+import { createRoute, z } from '@hono/zod-openapi'
+import type { Context } from 'hono'
 import type { Config } from '#src/config.ts'
-import type { Auth } from '#src/core/auth/auth.ts'
 import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/auth.middleware.ts'
+import type { Auth } from '#src/core/auth/auth.ts'
 import type { Db } from '#src/db/client.ts'
 import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
 import {
@@ -33,8 +34,8 @@ import {
 	listOrganizations,
 	removeMember,
 	revokeInvitation,
-	type TeamCtx,
 	switchOrganization,
+	type TeamCtx,
 	updateMemberRole,
 } from './teams.service.ts'
 
@@ -164,7 +165,9 @@ const routes = {
 		request: { params: idParams, body: jsonBody(acceptInvitationSchema) },
 		responses: {
 			200: jsonResponse(z.object({ organizationId: z.string() }), 'Joined'),
-			403: problemResponse('The invitation is for another address, or the address is unconfirmed and the link token is missing'),
+			403: problemResponse(
+				'The invitation is for another address, or the address is unconfirmed and the link token is missing',
+			),
 			410: problemResponse('Accepted, revoked or expired'),
 		},
 	}),
@@ -182,7 +185,13 @@ export function createTeamRoutes(deps: { auth: Auth; db: Db; config: Config }) {
 	router.use('/dashboard/organizations/*', session, member)
 	router.use('/dashboard/invitations/*', session)
 
-	const ctx = (c: Context<MemberEnv>): TeamCtx => ({ db, auth, config, headers: c.var.authHeaders, member: c.var.member })
+	const ctx = (c: Context<MemberEnv>): TeamCtx => ({
+		db,
+		auth,
+		config,
+		headers: c.var.authHeaders,
+		member: c.var.member,
+	})
 
 	router.openapi(routes.listInvitations, async (c) => c.json(await listInvitations(ctx(c)), 200))
 	router.openapi(routes.invite, async (c) => c.json(await createInvitation(ctx(c), c.req.valid('json')), 201))
@@ -212,7 +221,9 @@ export function createTeamRoutes(deps: { auth: Auth; db: Db; config: Config }) {
 		await switchOrganization(ctx(c), c.req.valid('param').id)
 		return c.json({ success: true as const }, 200)
 	})
-	router.openapi(routes.previewInvitation, async (c) => c.json(await getInvitationPreview(db, c.req.valid('param').id), 200))
+	router.openapi(routes.previewInvitation, async (c) =>
+		c.json(await getInvitationPreview(db, c.req.valid('param').id), 200),
+	)
 	router.openapi(routes.acceptInvitation, async (c) => {
 		const { user } = c.var.session
 		const result = await acceptInvitation(

@@ -1,10 +1,17 @@
 import { randomBytes } from 'node:crypto'
+import type {
+	Invitation,
+	InvitationPreview,
+	Member,
+	OrganizationSummary,
+	OrgDetails,
+	Role,
+} from '@blocksmith/contracts/teams.ts'
 import { and, asc, count, eq, gt, sql } from 'drizzle-orm'
-import type { Invitation, InvitationPreview, Member, OrganizationSummary, OrgDetails, Role } from '@blocksmith/contracts/teams.ts'
 import type { Config } from '#src/config.ts'
-import { type Auth, isInvitationLinkToken } from '#src/core/auth/auth.ts'
 import type { MemberContext } from '#src/core/auth/auth.middleware.ts'
 import { invitations, members, organizations, sessions, users } from '#src/core/auth/auth.schema.ts'
+import { type Auth, isInvitationLinkToken } from '#src/core/auth/auth.ts'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import { canAssignRole, canManageMembers, canRemoveMember } from './teams.policy.ts'
@@ -113,7 +120,8 @@ export async function removeMember(ctx: TeamCtx, memberId: string): Promise<void
 	const target = await findMember(ctx, memberId)
 	if (!canRemoveMember(ctx.member.role, target.role as Role)) {
 		throw new AppError('FORBIDDEN', {
-			detail: target.role === 'owner' ? 'Only an owner can remove an owner.' : 'Only owners and admins manage the team.',
+			detail:
+				target.role === 'owner' ? 'Only an owner can remove an owner.' : 'Only owners and admins manage the team.',
 		})
 	}
 	if (target.role === 'owner' && (await countOwners(ctx)) <= 1) {
@@ -215,7 +223,7 @@ export async function getInvitationPreview(db: Db, invitationId: string): Promis
 		.innerJoin(organizations, eq(organizations.id, invitations.organizationId))
 		.leftJoin(users, eq(users.id, invitations.inviterId))
 		.where(eq(invitations.id, invitationId))
-	if (!row || row.invitation.status !== 'pending' || row.invitation.expiresAt <= new Date()) {
+	if (row?.invitation.status !== 'pending' || row.invitation.expiresAt <= new Date()) {
 		throw new AppError('INVITATION_UNAVAILABLE')
 	}
 	const [account] = await db.select({ id: users.id }).from(users).where(eq(users.email, row.invitation.email))

@@ -17,7 +17,13 @@ const file = new TextEncoder().encode('name,amount\nAcme,1200\n')
 async function announce(token: string, overrides: Record<string, unknown> = {}) {
 	return t.request('POST', '/dashboard/active_storage/direct_uploads', {
 		token,
-		json: { filename: 'clients.csv', byteSize: file.length, checksum: md5(file), contentType: 'text/csv', ...overrides },
+		json: {
+			filename: 'clients.csv',
+			byteSize: file.length,
+			checksum: md5(file),
+			contentType: 'text/csv',
+			...overrides,
+		},
 	})
 }
 
@@ -89,12 +95,18 @@ describe('direct uploads', () => {
 		const announced = await announce(token)
 		const url = new URL(announced.body.directUpload.url)
 		url.searchParams.set('signature', `${url.searchParams.get('signature')?.slice(0, -2)}xx`)
-		const tampered = await t.request('PUT', local(url.toString()), { body: file, headers: { 'content-type': 'text/csv' } })
+		const tampered = await t.request('PUT', local(url.toString()), {
+			body: file,
+			headers: { 'content-type': 'text/csv' },
+		})
 		expect(tampered.status).toBe(400)
 		expect(tampered.body.code).toBe('INVALID_TOKEN')
 		const expired = new URL(announced.body.directUpload.url)
 		expired.searchParams.set('expires', String(Math.floor(Date.now() / 1000) - 10))
-		const late = await t.request('PUT', local(expired.toString()), { body: file, headers: { 'content-type': 'text/csv' } })
+		const late = await t.request('PUT', local(expired.toString()), {
+			body: file,
+			headers: { 'content-type': 'text/csv' },
+		})
 		expect(late.status).toBe(400)
 	})
 
@@ -159,7 +171,9 @@ describe('tenancy', () => {
 		const owner = await t.signUp()
 		const announced = await announce(owner.token)
 		const stranger = await t.signUp()
-		const response = await t.request('GET', `/dashboard/active_storage/blobs/${announced.body.id}`, { token: stranger.token })
+		const response = await t.request('GET', `/dashboard/active_storage/blobs/${announced.body.id}`, {
+			token: stranger.token,
+		})
 		expect(response.status).toBe(404)
 		expect(response.body.code).toBe('NOT_FOUND')
 	})

@@ -36,5 +36,7 @@ export function isAllowedContentType(contentType: string): boolean {
 
 /** Raster images are safe to show inline; everything else (SVG and HTML-like types included) downloads. */
 export function isInlineSafe(contentType: string): boolean {
-	return ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'].includes(normaliseContentType(contentType))
+	return ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'].includes(
+		normaliseContentType(contentType),
+	)
 }

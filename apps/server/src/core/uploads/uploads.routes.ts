@@ -1,10 +1,15 @@
 // Uploads: /dashboard/active_storage/* (signed-in members, scoped to their organization) and
 // /api/uploads/{id} (public, but only with a short-lived signature issued to a member).
-import { createRoute, z } from '@hono/zod-openapi'
+
 import { idSchema } from '@blocksmith/contracts/common.ts'
-import { blobWithUrlSchema, directUploadRequestSchema, directUploadResponseSchema } from '@blocksmith/contracts/uploads.ts'
-import type { Auth } from '#src/core/auth/auth.ts'
+import {
+	blobWithUrlSchema,
+	directUploadRequestSchema,
+	directUploadResponseSchema,
+} from '@blocksmith/contracts/uploads.ts'
+import { createRoute, z } from '@hono/zod-openapi'
 import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/auth.middleware.ts'
+import type { Auth } from '#src/core/auth/auth.ts'
 import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
 import { isInlineSafe } from './uploads.policy.ts'
 import {

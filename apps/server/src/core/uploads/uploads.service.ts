@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { and, eq } from 'drizzle-orm'
 import type { BlobWithUrl, DirectUploadRequest, DirectUploadResponse } from '@blocksmith/contracts/uploads.ts'
+import { and, eq } from 'drizzle-orm'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
@@ -25,7 +25,11 @@ export function verifySignedUrl(
 	blobId: string,
 	query: { expires: number; signature: string },
 ): void {
-	const isValid = isValidSignature(deriveKey(deps.authSecret, `blob-${purpose}`), `${blobId}.${query.expires}`, query.signature)
+	const isValid = isValidSignature(
+		deriveKey(deps.authSecret, `blob-${purpose}`),
+		`${blobId}.${query.expires}`,
+		query.signature,
+	)
 	if (!isValid || query.expires * 1000 < Date.now()) {
 		throw new AppError('INVALID_TOKEN', { detail: 'This upload link is invalid or has expired. Request a new one.' })
 	}
@@ -93,7 +97,11 @@ export async function createDirectUpload(
 export async function receiveUpload(
 	deps: UploadsDeps,
 	blobId: string,
-	request: { contentType: string | undefined; contentLength: number | undefined; body: ReadableStream<Uint8Array> | null },
+	request: {
+		contentType: string | undefined
+		contentLength: number | undefined
+		body: ReadableStream<Uint8Array> | null
+	},
 ): Promise<BlobWithUrl> {
 	const [row] = await deps.db.select().from(blobs).where(eq(blobs.id, blobId))
 	const blob = found(row)
@@ -101,7 +109,9 @@ export async function receiveUpload(
 		throw new AppError('CONFLICT', { detail: 'This file was already uploaded.' })
 	}
 	if (normaliseContentType(request.contentType ?? '') !== blob.contentType) {
-		throw new AppError('UPLOAD_MISMATCH', { detail: `Send the file with Content-Type ${blob.contentType}, as announced.` })
+		throw new AppError('UPLOAD_MISMATCH', {
+			detail: `Send the file with Content-Type ${blob.contentType}, as announced.`,
+		})
 	}
 	if (request.contentLength !== undefined && request.contentLength !== blob.byteSize) {
 		throw new AppError('UPLOAD_MISMATCH', { detail: `The file must be ${blob.byteSize} bytes, as announced.` })
