@@ -5,6 +5,7 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { APIError } from 'better-auth'
 import type { Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { compress } from 'hono/compress'
 import { HTTPException } from 'hono/http-exception'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
@@ -43,7 +44,9 @@ export function createServices(options: {
 	config: Config
 	database: Database
 	log: Logger
+	/** Tests poll and retry faster than production needs to. */
 	pollingIntervalSeconds?: number
+	mailRetryDelaySeconds?: number
 }): AppServices {
 	const { config, database, log } = options
 	const jobs = createJobs({
@@ -57,6 +60,7 @@ export function createServices(options: {
 		mailDir: path.join(config.dataDir, 'mail'),
 		log,
 		jobs,
+		...(options.mailRetryDelaySeconds ? { retryDelaySeconds: options.mailRetryDelaySeconds } : {}),
 	})
 	const storage = createLocalStorage(path.join(config.dataDir, 'uploads'))
 	const auth = createAuth({ db: database.db, config, mail, log })
@@ -80,6 +84,9 @@ export function createApp(services: AppServices) {
 			'request',
 		)
 	})
+	// Text compresses well (the web app's bundles, the API reference, JSON); uploads are served as stored.
+	const compression = compress()
+	app.use((c, next) => (c.req.path.startsWith('/api/uploads/') ? next() : compression(c, next)))
 	const headersFor = (csp: CspOptions) =>
 		secureHeaders({
 			contentSecurityPolicy: csp,

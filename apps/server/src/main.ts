@@ -5,6 +5,33 @@ import { openDatabase } from './db/client.ts'
 import { DataDirLockedError } from './db/lock.ts'
 import { createLogger } from './lib/logger.ts'
 
+type Running = {
+	close: () => Promise<void>
+}
+
+let running: Running | undefined
+let isShuttingDown = false
+
+/**
+ * Stops accepting connections, lets requests and running jobs finish, closes the database.
+ * A signal during start-up waits for start-up to finish, then shuts down the same way.
+ */
+async function shutdown(signal: string): Promise<void> {
+	if (isShuttingDown) {
+		return
+	}
+	isShuttingDown = true
+	if (running) {
+		await running.close()
+		process.exit(0)
+	}
+	// Still starting: main() sees the flag when it is done and shuts down then.
+	console.error(`${signal} received during start-up; stopping once started`)
+}
+
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))
+
 async function main(): Promise<void> {
 	const config = loadConfig()
 	const log = createLogger(config.logLevel)
@@ -24,32 +51,30 @@ async function main(): Promise<void> {
 			{ err: error },
 			error.code === 'EADDRINUSE' ? `Port ${config.port} is in use; set PORT to another port.` : 'server error',
 		)
+		await services.jobs.stop(1000)
 		await database.close()
 		process.exit(1)
 	})
 
-	let isShuttingDown = false
-	const shutdown = async (signal: string) => {
-		if (isShuttingDown) {
-			return
-		}
-		isShuttingDown = true
-		services.state.isDraining = true
-		log.info({ signal }, 'shutting down: finishing requests and jobs')
-		const force = setTimeout(() => {
-			log.error('shutdown took too long; exiting')
-			process.exit(1)
-		}, config.shutdownTimeoutMs)
-		force.unref()
-		// Stop accepting connections and wait for the requests in flight.
-		await new Promise<void>((resolve) => server.close(() => resolve()))
-		await services.jobs.stop(Math.max(1000, config.shutdownTimeoutMs - 5000))
-		await database.close()
-		log.info('stopped')
+	running = {
+		close: async () => {
+			services.state.isDraining = true
+			log.info('shutting down: finishing requests and jobs')
+			const force = setTimeout(() => {
+				log.error('shutdown took too long; exiting')
+				process.exit(1)
+			}, config.shutdownTimeoutMs)
+			force.unref()
+			await new Promise<void>((resolve) => server.close(() => resolve()))
+			await services.jobs.stop(Math.max(1000, config.shutdownTimeoutMs - 5000))
+			await database.close()
+			log.info('stopped')
+		},
+	}
+	if (isShuttingDown) {
+		await running.close()
 		process.exit(0)
 	}
-	process.on('SIGTERM', () => void shutdown('SIGTERM'))
-	process.on('SIGINT', () => void shutdown('SIGINT'))
 }
 
 main().catch((error: unknown) => {

@@ -44,7 +44,12 @@ export function createJobs(options: { database: Database; log: Logger; pollingIn
 				await boss.createQueue(queue.name, { ...queue.options, notify: true })
 				await boss.work<object>(
 					queue.name,
-					{ pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, batchSize: 1 },
+					{
+						pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+						// New jobs wake the worker at once (NOTIFY); retries coming due are found by this poll.
+						notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 10,
+						batchSize: 1,
+					},
 					async ([job]) => {
 						if (!job) {
 							return

@@ -29,6 +29,8 @@ export function createMailer(options: {
 	mailDir: string
 	log: Logger
 	jobs: Jobs
+	/** First retry delay; doubled each time. */
+	retryDelaySeconds?: number
 }): Mailer {
 	const { log } = options
 	const transport = options.smtpUrl
@@ -51,7 +53,13 @@ export function createMailer(options: {
 	const queue: JobQueue<MailMessage> = {
 		name: 'mail-send',
 		// A dozen tries over about an hour and a half survives an SMTP server's restart.
-		options: { retryLimit: 12, retryDelay: 5, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 120 },
+		options: {
+			retryLimit: 12,
+			retryDelay: options.retryDelaySeconds ?? 5,
+			retryBackoff: true,
+			retryDelayMax: 1800,
+			expireInSeconds: 120,
+		},
 		handle: deliver,
 	}
 

@@ -28,7 +28,9 @@ export function mountWebApp(app: Hono<AppEnv>, distDir: string): void {
 			},
 		}),
 	)
-	app.get('/favicon.svg', serveStatic({ path: path.relative(process.cwd(), path.join(distDir, 'favicon.svg')) }))
+	// Top-level files of the build (favicon, robots.txt, a web manifest, …); dotfiles and the
+	// build's own .vite folder stay private.
+	app.get('/:file{[^./][^/]*\\.[a-zA-Z0-9]+}', serveStatic({ root: path.relative(process.cwd(), distDir) }))
 
 	app.get('*', async (c, next) => {
 		if (isApiPath(c.req.path)) {

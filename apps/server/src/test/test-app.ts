@@ -59,7 +59,13 @@ export async function createTestApp(env: Record<string, string> = {}) {
 		...env,
 	})
 	const database = await openTestDatabase()
-	const services = createServices({ config, database, log: createLogger(config.logLevel), pollingIntervalSeconds: 0.5 })
+	const services = createServices({
+		config,
+		database,
+		log: createLogger(config.logLevel),
+		pollingIntervalSeconds: 0.5,
+		mailRetryDelaySeconds: 1,
+	})
 	const app = createApp(services)
 	await services.jobs.start()
 
