@@ -149,7 +149,10 @@ export function createApp(services: AppServices) {
 		},
 	})
 	mountApiDocs(app)
-	mountWebApp(app, config.webDistDir)
+	mountWebApp(app, config.webDistDir, {
+		analyticsScriptUrl: config.analyticsScriptUrl ?? null,
+		sessionRefreshIntervalSeconds: config.sessionRefreshIntervalSeconds,
+	})
 
 	app.notFound((c) => {
 		throw new AppError('NOT_FOUND', { detail: `Nothing at ${c.req.method} ${c.req.path}.` })

@@ -33,7 +33,8 @@ const envSchema = z.object({
 		.min(1024)
 		.default(25 * 1024 * 1024),
 	TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(14),
-	ANALYTICS_SCRIPT_URL: z.url({ protocol: /^https?$/ }).optional(),
+	ANALYTICS_SCRIPT_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
+	SESSION_REFRESH_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
 	WEB_DIST_DIR: z.string().min(1).optional(),
 	SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(25_000),
 })
@@ -55,6 +56,8 @@ export type Config = {
 	uploadMaxBytes: number
 	trialDays: number
 	analyticsScriptUrl: string | undefined
+	/** How often the web app re-checks its session; 0 = only on focus and on other tabs' changes. */
+	sessionRefreshIntervalSeconds: number
 	webDistDir: string
 	shutdownTimeoutMs: number
 }
@@ -93,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		uploadMaxBytes: values.UPLOAD_MAX_BYTES,
 		trialDays: values.TRIAL_DAYS,
 		analyticsScriptUrl: values.ANALYTICS_SCRIPT_URL,
+		sessionRefreshIntervalSeconds: values.SESSION_REFRESH_INTERVAL_SECONDS,
 		webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
 		shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
 	}

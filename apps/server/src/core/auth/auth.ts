@@ -52,7 +52,7 @@ export function createAuth(deps: { db: Db; config: Config; mail: Mailer; log: Lo
 		baseURL: config.publicUrl,
 		basePath: '/api/auth',
 		secret: config.authSecret,
-		trustedOrigins: [config.publicUrl],
+		trustedOrigins: trustedOrigins(config.publicUrl),
 		telemetry: { enabled: false },
 		logger: {
 			disabled: config.logLevel === 'silent',
@@ -175,4 +175,14 @@ async function ensureOrganization(db: Db, userId: string): Promise<string> {
 	})
 	await db.insert(members).values({ id: randomBytes(16).toString('base64url'), organizationId, userId, role: 'owner' })
 	return organizationId
+}
+
+/** On a local install, http://localhost:PORT and http://127.0.0.1:PORT are the same place. */
+function trustedOrigins(publicUrl: string): string[] {
+	const url = new URL(publicUrl)
+	if (url.hostname !== 'localhost' && url.hostname !== '127.0.0.1') {
+		return [url.origin]
+	}
+	const port = url.port ? `:${url.port}` : ''
+	return [`${url.protocol}//localhost${port}`, `${url.protocol}//127.0.0.1${port}`]
 }
