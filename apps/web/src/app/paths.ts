@@ -1,0 +1,31 @@
+/** Every route of the web app, in one place, so links and redirects never drift apart. */
+export const paths = {
+	home: '/',
+	login: '/login',
+	register: '/register',
+	forgotPassword: '/forgot-password',
+	resetPassword: '/reset-password',
+	confirm: '/confirm',
+	invite: (id: string) => `/invite/${encodeURIComponent(id)}`,
+	charts: '/charts',
+	forms: '/forms',
+	publicForm: (id: string) => `/forms/${encodeURIComponent(id)}`,
+	invoices: '/invoices',
+	portals: '/portals',
+	time: '/time',
+	settings: '/settings',
+	paused: '/paused',
+} as const
+
+/** Where to go after signing in: a path of ours (never another site), else home. */
+export function safeNext(next: string | null): string {
+	if (next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/login')) {
+		return next
+	}
+	return paths.home
+}
+
+export function loginWithNext(location: { pathname: string; search: string; hash: string }): string {
+	const next = `${location.pathname}${location.search}${location.hash}`
+	return next === '/' ? paths.login : `${paths.login}?next=${encodeURIComponent(next)}`
+}

@@ -1,0 +1,72 @@
+import { createBrowserRouter } from 'react-router'
+import { RootLayout } from './root-layout.tsx'
+import { RouteError } from './route-error.tsx'
+
+// Every page is its own chunk: the sign-in and public pages never download dashboard code,
+// and the dashboard's shell loads once for all its pages.
+export function createAppRouter() {
+	return createBrowserRouter([
+		{
+			Component: RootLayout,
+			ErrorBoundary: RouteError,
+			children: [
+				{ path: '/login', lazy: () => import('./routes/login-page.tsx').then((m) => ({ Component: m.LoginPage })) },
+				{
+					path: '/register',
+					lazy: () => import('./routes/register-page.tsx').then((m) => ({ Component: m.RegisterPage })),
+				},
+				{
+					path: '/forgot-password',
+					lazy: () => import('./routes/forgot-password-page.tsx').then((m) => ({ Component: m.ForgotPasswordPage })),
+				},
+				{
+					path: '/reset-password',
+					lazy: () => import('./routes/reset-password-page.tsx').then((m) => ({ Component: m.ResetPasswordPage })),
+				},
+				{
+					path: '/confirm',
+					lazy: () => import('./routes/confirm-page.tsx').then((m) => ({ Component: m.ConfirmPage })),
+				},
+				{
+					path: '/invite/:id',
+					lazy: () => import('./routes/invite-page.tsx').then((m) => ({ Component: m.InvitePage })),
+				},
+				{
+					path: '/forms/:id',
+					lazy: () => import('./routes/public-form-page.tsx').then((m) => ({ Component: m.PublicFormPage })),
+				},
+				{ path: '/paused', lazy: () => import('./routes/paused-page.tsx').then((m) => ({ Component: m.PausedPage })) },
+				{
+					lazy: () => import('./layouts/app-layout.tsx').then((m) => ({ Component: m.AppLayout })),
+					children: [
+						{ index: true, lazy: () => import('./routes/home-page.tsx').then((m) => ({ Component: m.HomePage })) },
+						{
+							path: '/charts',
+							lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.ChartsPage })),
+						},
+						{
+							path: '/forms',
+							lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.FormsPage })),
+						},
+						{
+							path: '/invoices',
+							lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.InvoicesPage })),
+						},
+						{
+							path: '/portals',
+							lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.PortalsPage })),
+						},
+						{ path: '/time', lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.TimePage })) },
+						{
+							path: '/settings',
+							lazy: () => import('./routes/settings-page.tsx').then((m) => ({ Component: m.SettingsPage })),
+						},
+					],
+				},
+				{ path: '*', lazy: () => import('./routes/not-found-page.tsx').then((m) => ({ Component: m.NotFoundPage })) },
+			],
+		},
+	])
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>

@@ -1,0 +1,28 @@
+/**
+ * Settings the server writes into index.html as a JSON data block (not a script: the CSP
+ * forbids inline scripts, and data is all that is needed).
+ */
+export type AppConfig = {
+	analyticsScriptUrl: string | null
+	/** 0 means no polling: the session refreshes on focus and on changes from other tabs only. */
+	sessionRefreshIntervalSeconds: number
+}
+
+const defaults: AppConfig = { analyticsScriptUrl: null, sessionRefreshIntervalSeconds: 0 }
+
+export function readAppConfig(doc: Document = document): AppConfig {
+	const element = doc.getElementById('blocksmith-config')
+	if (!element?.textContent) {
+		return defaults
+	}
+	try {
+		const parsed = JSON.parse(element.textContent) as Partial<AppConfig>
+		return {
+			analyticsScriptUrl: typeof parsed.analyticsScriptUrl === 'string' ? parsed.analyticsScriptUrl : null,
+			sessionRefreshIntervalSeconds:
+				typeof parsed.sessionRefreshIntervalSeconds === 'number' ? parsed.sessionRefreshIntervalSeconds : 0,
+		}
+	} catch {
+		return defaults
+	}
+}
