@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url'
+import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 
@@ -9,7 +10,7 @@ const apiTarget = 'http://localhost:3000'
 export default defineConfig({
 	// Pinned to this folder so the build is the same whether run from here, the repo root or scripts/.
 	root: fileURLToPath(new URL('.', import.meta.url)),
-	plugins: [react()],
+	plugins: [react(), tailwindcss()],
 	build: {
 		outDir: 'dist',
 		emptyOutDir: true,

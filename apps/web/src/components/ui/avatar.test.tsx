@@ -1,0 +1,30 @@
+import { render, screen } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { Avatar, initialsOf } from './avatar.tsx'
+
+describe('initialsOf', () => {
+	it.each([
+		['Ada Lovelace', 'AL'],
+		['Ada King Lovelace', 'AL'],
+		['cher', 'C'],
+		['jane.doe@example.com', 'JD'],
+		['  Émile   zola ', 'ÉZ'],
+		['(Acme) Ltd.', 'AL'],
+		['', '?'],
+	])('%j → %j', (name, initials) => {
+		expect(initialsOf(name)).toBe(initials)
+	})
+})
+
+describe('Avatar', () => {
+	it('shows initials without a picture and is named by the full name', () => {
+		render(<Avatar name="Ada Lovelace" />)
+		const avatar = screen.getByRole('img', { name: 'Ada Lovelace' })
+		expect(avatar).toHaveTextContent('AL')
+	})
+
+	it('is hidden from screen readers when decorative', () => {
+		render(<Avatar name="Ada Lovelace" isDecorative />)
+		expect(screen.queryByRole('img')).toBeNull()
+	})
+})
