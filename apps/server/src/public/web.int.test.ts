@@ -55,6 +55,14 @@ describe('serving the web app', () => {
 		expect(await manifest.text()).not.toBe('{}')
 	})
 
+	test('a missing file is a 404, never index.html', async () => {
+		for (const pathname of ['/missing.js', '/assets/main-old.js', '/favicon.ico']) {
+			const response = await t.app.request(pathname)
+			expect(response.status).toBe(404)
+			expect(await response.text()).not.toContain('<!doctype html>')
+		}
+	})
+
 	test('API paths never fall back to index.html', async () => {
 		const response = await t.app.request('/dashboard/unknown')
 		expect(response.status).toBe(404)

@@ -47,7 +47,9 @@ export function mountWebApp(app: Hono<AppEnv>, distDir: string, clientConfig: Cl
 	app.get('/:file{[^./][^/]*\\.[a-zA-Z0-9]+}', serveStatic({ root: distDir }))
 
 	app.get('*', async (c, next) => {
-		if (isApiPath(c.req.path)) {
+		// A missing file (/missing.js, /assets/old-hash.js) is a 404, not the app: a browser
+		// must never run index.html as a script or style.
+		if (isApiPath(c.req.path) || /\.[a-zA-Z0-9]+$/.test(c.req.path)) {
 			return next()
 		}
 		if (indexHtml === undefined) {

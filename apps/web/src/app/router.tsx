@@ -37,29 +37,41 @@ export function createAppRouter() {
 				},
 				{ path: '/paused', lazy: () => import('./routes/paused-page.tsx').then((m) => ({ Component: m.PausedPage })) },
 				{
-					lazy: () => import('./layouts/app-layout.tsx').then((m) => ({ Component: m.AppLayout })),
+					lazy: () => import('./layouts/data-layout.tsx').then((m) => ({ Component: m.DataLayout })),
 					children: [
-						{ index: true, lazy: () => import('./routes/home-page.tsx').then((m) => ({ Component: m.HomePage })) },
 						{
-							path: '/charts',
-							lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.ChartsPage })),
+							path: '/invite/:id',
+							lazy: () => import('./routes/invite-page.tsx').then((m) => ({ Component: m.InvitePage })),
 						},
 						{
-							path: '/forms',
-							lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.FormsPage })),
-						},
-						{
-							path: '/invoices',
-							lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.InvoicesPage })),
-						},
-						{
-							path: '/portals',
-							lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.PortalsPage })),
-						},
-						{ path: '/time', lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.TimePage })) },
-						{
-							path: '/settings',
-							lazy: () => import('./routes/settings-page.tsx').then((m) => ({ Component: m.SettingsPage })),
+							lazy: () => import('./layouts/app-layout.tsx').then((m) => ({ Component: m.AppLayout })),
+							children: [
+								{ index: true, lazy: () => import('./routes/home-page.tsx').then((m) => ({ Component: m.HomePage })) },
+								{
+									path: '/charts',
+									lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.ChartsPage })),
+								},
+								{
+									path: '/forms',
+									lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.FormsPage })),
+								},
+								{
+									path: '/invoices',
+									lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.InvoicesPage })),
+								},
+								{
+									path: '/portals',
+									lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.PortalsPage })),
+								},
+								{
+									path: '/time',
+									lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.TimePage })),
+								},
+								{
+									path: '/settings',
+									lazy: () => import('./routes/settings-page.tsx').then((m) => ({ Component: m.SettingsPage })),
+								},
+							],
 						},
 					],
 				},
@@ -68,5 +80,3 @@ export function createAppRouter() {
 		},
 	])
 }
-
-export type AppRouter = ReturnType<typeof createAppRouter>

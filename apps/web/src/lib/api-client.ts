@@ -21,6 +21,11 @@ export class ApiError extends Error {
 	}
 }
 
+/** What to tell the user about a failure. */
+export function errorMessage(error: unknown): string {
+	return error instanceof ApiError ? error.detail : 'Something went wrong. Try again.'
+}
+
 type UnauthorizedHandler = () => void
 let onUnauthorized: UnauthorizedHandler = () => {}
 

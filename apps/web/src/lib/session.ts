@@ -1,8 +1,8 @@
-import { type User, validateTokenResponseSchema } from '@blocksmith/contracts/auth.ts'
+import type { User, ValidateTokenResponse } from '@blocksmith/contracts/auth.ts'
 import { ApiError, api } from './api-client.ts'
 import { readToken, tokenStorageKey, writeToken } from './token-store.ts'
 
-export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated' | 'offline'
+type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated' | 'offline'
 
 export type SessionState = {
 	status: SessionStatus
@@ -38,10 +38,8 @@ export function createSessionStore(options: { refreshIntervalSeconds?: number } 
 			return
 		}
 		try {
-			const response = await api('/auth/validate_token', {
-				schema: validateTokenResponseSchema,
-				isCredentialCheck: true,
-			})
+			// No schema parse here: this runs before every first paint, and zod would weigh on it.
+			const response = await api<ValidateTokenResponse>('/auth/validate_token', { isCredentialCheck: true })
 			if (run === validation && readToken() === token) {
 				set({ status: 'authenticated', user: response.data, token })
 			}

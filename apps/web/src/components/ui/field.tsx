@@ -1,4 +1,3 @@
-import { CircleExclamationPoint } from 'lucide-react'
 import { Slot } from 'radix-ui'
 import { type ReactElement, type ReactNode, useId } from 'react'
 import { cn } from './cn.ts'
@@ -85,7 +84,19 @@ export function Field({
 			) : null}
 			{isInvalid ? (
 				<p id={errorId} className="flex items-start gap-1.5 text-[13px] text-error leading-snug">
-					<CircleExclamationPoint aria-hidden className="mt-px size-3.5 shrink-0" />
+					{/* Drawn inline: fields are on the lightest pages, which do without the icon library. */}
+					<svg
+						aria-hidden="true"
+						viewBox="0 0 24 24"
+						fill="none"
+						stroke="currentColor"
+						strokeWidth="2"
+						strokeLinecap="round"
+						className="mt-px size-3.5 shrink-0"
+					>
+						<circle cx="12" cy="12" r="10" />
+						<path d="M12 8v4M12 16h.01" />
+					</svg>
 					<span>{message}</span>
 				</p>
 			) : null}

@@ -2,7 +2,8 @@ import { act, render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { stubMatchMedia } from '#src/test/match-media.ts'
 import { renderWithUser } from '#src/test/render.tsx'
-import { THEME_STORAGE_KEY, ThemeProvider, ThemeToggle, useTheme } from './theme.tsx'
+import { THEME_STORAGE_KEY, ThemeProvider, useTheme } from './theme.tsx'
+import { ThemeToggle } from './theme-toggle.tsx'
 
 function ThemeReadout() {
 	const { theme, resolvedTheme, setTheme } = useTheme()

@@ -1,4 +1,3 @@
-import { Monitor, Moon, Sun } from 'lucide-react'
 import {
 	createContext,
 	type ReactNode,
@@ -10,15 +9,6 @@ import {
 	useState,
 	useSyncExternalStore,
 } from 'react'
-import { Button } from './button.tsx'
-import {
-	DropdownMenu,
-	DropdownMenuContent,
-	DropdownMenuLabel,
-	DropdownMenuRadioGroup,
-	DropdownMenuRadioItem,
-	DropdownMenuTrigger,
-} from './dropdown-menu.tsx'
 
 export type Theme = 'light' | 'dark' | 'system'
 export type ResolvedTheme = 'light' | 'dark'
@@ -36,7 +26,7 @@ type ThemeContextValue = {
 
 const ThemeContext = createContext<ThemeContextValue | null>(null)
 
-function isTheme(value: unknown): value is Theme {
+export function isTheme(value: unknown): value is Theme {
 	return value === 'light' || value === 'dark' || value === 'system'
 }
 
@@ -118,40 +108,4 @@ export function useTheme(): ThemeContextValue {
 /** For parts that also render outside the provider (the toaster): the theme showing, or 'system' without one. */
 export function useResolvedThemeOrSystem(): ResolvedTheme | 'system' {
 	return useContext(ThemeContext)?.resolvedTheme ?? 'system'
-}
-
-const choices = [
-	{ value: 'light', label: 'Light', icon: Sun },
-	{ value: 'dark', label: 'Dark', icon: Moon },
-	{ value: 'system', label: 'System', icon: Monitor },
-] as const
-
-/** An icon button (for the app header) that opens a Light / Dark / System menu. */
-export function ThemeToggle({ className }: { className?: string }) {
-	const { theme, resolvedTheme, setTheme } = useTheme()
-	const CurrentIcon = resolvedTheme === 'dark' ? Moon : Sun
-	return (
-		<DropdownMenu>
-			<DropdownMenuTrigger asChild>
-				<Button variant="ghost" size="icon" className={className} aria-label={`Theme: ${labelOf(theme)}`}>
-					<CurrentIcon aria-hidden />
-				</Button>
-			</DropdownMenuTrigger>
-			<DropdownMenuContent className="min-w-36">
-				<DropdownMenuLabel>Theme</DropdownMenuLabel>
-				<DropdownMenuRadioGroup value={theme} onValueChange={(value) => isTheme(value) && setTheme(value)}>
-					{choices.map(({ value, label, icon: Icon }) => (
-						<DropdownMenuRadioItem key={value} value={value}>
-							<Icon aria-hidden />
-							{label}
-						</DropdownMenuRadioItem>
-					))}
-				</DropdownMenuRadioGroup>
-			</DropdownMenuContent>
-		</DropdownMenu>
-	)
-}
-
-function labelOf(theme: Theme): string {
-	return choices.find((choice) => choice.value === theme)?.label ?? theme
 }

@@ -1,0 +1,185 @@
+import { useMutation } from '@tanstack/react-query'
+import { Home, LogOut, Menu, Settings } from 'lucide-react'
+import { useState } from 'react'
+import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router'
+import { toast } from 'sonner'
+import { Brand } from '#src/app/brand.tsx'
+import { modules } from '#src/app/modules.ts'
+import { loginWithNext, paths } from '#src/app/paths.ts'
+import { Alert } from '#src/components/ui/alert.tsx'
+import { Avatar } from '#src/components/ui/avatar.tsx'
+import { Button } from '#src/components/ui/button.tsx'
+import { cn } from '#src/components/ui/cn.ts'
+import { Dialog, DialogContent } from '#src/components/ui/dialog.tsx'
+import {
+	DropdownMenu,
+	DropdownMenuContent,
+	DropdownMenuItem,
+	DropdownMenuLabel,
+	DropdownMenuSeparator,
+	DropdownMenuTrigger,
+} from '#src/components/ui/dropdown-menu.tsx'
+import { ThemeToggle } from '#src/components/ui/theme-toggle.tsx'
+import { resendConfirmation, signOut } from '#src/core/auth/api/account.ts'
+import { OrganizationSwitcher } from '#src/core/teams/components/organization-switcher.tsx'
+import { useSession, useSessionStore } from '#src/lib/session-context.tsx'
+
+const navigation = [
+	{ name: 'Home', path: paths.home, icon: Home },
+	...modules.map(({ name, path, icon }) => ({ name, path, icon })),
+	{ name: 'Settings', path: paths.settings, icon: Settings },
+]
+
+/** The dashboard's frame: navigation, organization, account. Signed-in members only. */
+export function AppLayout() {
+	const { status, user } = useSession()
+	const location = useLocation()
+	const [isMenuOpen, setIsMenuOpen] = useState(false)
+
+	if (status !== 'authenticated' || !user) {
+		return <Navigate to={loginWithNext(location)} replace />
+	}
+
+	return (
+		<div className="min-h-dvh bg-background lg:grid lg:grid-cols-[15rem_1fr]">
+			<a
+				href="#main"
+				className="sr-only z-50 rounded-md bg-background px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+			>
+				Skip to content
+			</a>
+			<aside className="hidden border-r bg-muted/30 lg:flex lg:flex-col">
+				<Sidebar />
+			</aside>
+			<div className="flex min-w-0 flex-col">
+				<header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background/90 px-4 backdrop-blur lg:hidden">
+					<Button variant="ghost" size="icon" aria-label="Open navigation" onClick={() => setIsMenuOpen(true)}>
+						<Menu aria-hidden />
+					</Button>
+					<Link to={paths.home}>
+						<Brand />
+					</Link>
+					<div className="ml-auto flex items-center gap-1">
+						<ThemeToggle />
+						<UserMenu />
+					</div>
+				</header>
+				<Dialog open={isMenuOpen} onOpenChange={setIsMenuOpen}>
+					<DialogContent title="Navigation" className="max-h-[90dvh] overflow-y-auto p-0">
+						<Sidebar onNavigate={() => setIsMenuOpen(false)} isCompact />
+					</DialogContent>
+				</Dialog>
+				<main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
+					{user.emailVerified ? null : <UnconfirmedNotice email={user.email} />}
+					<Outlet />
+				</main>
+			</div>
+		</div>
+	)
+}
+
+function Sidebar({ onNavigate, isCompact = false }: { onNavigate?: () => void; isCompact?: boolean }) {
+	return (
+		<div className="flex h-full flex-col gap-4 p-3">
+			{isCompact ? null : (
+				<div className="flex items-center justify-between px-2 pt-1">
+					<Link to={paths.home}>
+						<Brand />
+					</Link>
+					<ThemeToggle />
+				</div>
+			)}
+			<OrganizationSwitcher />
+			<nav aria-label="Main" className="grid gap-0.5">
+				{navigation.map(({ name, path, icon: Icon }) => (
+					<NavLink
+						key={path}
+						to={path}
+						end={path === paths.home}
+						onClick={onNavigate}
+						className={({ isActive }) =>
+							cn(
+								'flex h-9 items-center gap-2.5 rounded-md px-2.5 font-medium text-sm transition-colors pointer-coarse:h-10',
+								isActive
+									? 'bg-accent text-accent-foreground'
+									: 'text-muted-foreground hover:bg-accent/60 hover:text-foreground',
+							)
+						}
+					>
+						<Icon aria-hidden className="size-4" />
+						{name}
+					</NavLink>
+				))}
+			</nav>
+			{isCompact ? null : (
+				<div className="mt-auto border-t pt-3">
+					<UserMenu isWide />
+				</div>
+			)}
+		</div>
+	)
+}
+
+function UserMenu({ isWide = false }: { isWide?: boolean }) {
+	const { user } = useSession()
+	const session = useSessionStore()
+	if (!user) {
+		return null
+	}
+	return (
+		<DropdownMenu>
+			<DropdownMenuTrigger asChild>
+				<Button
+					variant="ghost"
+					size={isWide ? 'md' : 'icon'}
+					className={cn(isWide && 'w-full justify-start px-2')}
+					aria-label="Account menu"
+				>
+					<Avatar name={user.name} size="sm" isDecorative />
+					{isWide ? <span className="truncate">{user.name}</span> : null}
+				</Button>
+			</DropdownMenuTrigger>
+			<DropdownMenuContent align="end" className="w-60">
+				<DropdownMenuLabel>
+					<span className="block truncate font-medium text-foreground">{user.name}</span>
+					<span className="block truncate font-normal text-muted-foreground text-xs">{user.email}</span>
+				</DropdownMenuLabel>
+				<DropdownMenuSeparator />
+				<DropdownMenuItem asChild>
+					<Link to={paths.settings}>
+						<Settings aria-hidden /> Settings
+					</Link>
+				</DropdownMenuItem>
+				<DropdownMenuItem
+					onSelect={async () => {
+						await signOut()
+						session.clear()
+					}}
+				>
+					<LogOut aria-hidden /> Sign out
+				</DropdownMenuItem>
+			</DropdownMenuContent>
+		</DropdownMenu>
+	)
+}
+
+function UnconfirmedNotice({ email }: { email: string }) {
+	const resend = useMutation({
+		mutationFn: resendConfirmation,
+		onSuccess: () => toast.success(`We sent the confirmation e-mail to ${email} again.`),
+	})
+	return (
+		<Alert
+			variant="info"
+			className="mb-6"
+			title="Confirm your e-mail address"
+			action={
+				<Button variant="outline" size="sm" isLoading={resend.isPending} onClick={() => resend.mutate()}>
+					Send again
+				</Button>
+			}
+		>
+			We sent a link to {email}. Confirming it keeps your account recoverable.
+		</Alert>
+	)
+}

@@ -1,0 +1,27 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { useEffect, useRef } from 'react'
+import { Outlet } from 'react-router'
+import { createQueryClient } from '#src/lib/query-client.ts'
+import { useSession } from '#src/lib/session-context.tsx'
+
+// One cache for the whole tab, made when the first page that reads data loads. Pages that
+// load before the dashboard (sign-in and friends) never download React Query.
+const queryClient = createQueryClient()
+
+/** Around every page that reads server data: the dashboard and the invitation page. */
+export function DataLayout() {
+	const { user } = useSession()
+	const userId = useRef(user?.id)
+	// Another account's data must never show from the cache: drop it when the user changes.
+	useEffect(() => {
+		if (userId.current !== user?.id) {
+			userId.current = user?.id
+			queryClient.clear()
+		}
+	}, [user?.id])
+	return (
+		<QueryClientProvider client={queryClient}>
+			<Outlet />
+		</QueryClientProvider>
+	)
+}

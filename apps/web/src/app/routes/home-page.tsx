@@ -1,0 +1,56 @@
+import { useQuery } from '@tanstack/react-query'
+import { ArrowRight } from 'lucide-react'
+import { Link } from 'react-router'
+import { modules } from '#src/app/modules.ts'
+import { Badge } from '#src/components/ui/badge.tsx'
+import { Card, CardDescription, CardHeader, CardTitle } from '#src/components/ui/card.tsx'
+import { orgDetailsQuery } from '#src/core/teams/api/teams.ts'
+import { useSession } from '#src/lib/session-context.tsx'
+
+export function HomePage() {
+	const { user } = useSession()
+	const org = useQuery(orgDetailsQuery)
+	const firstName = user?.name.split(' ')[0] ?? ''
+	const daysLeft = org.data?.trialEndsAt
+		? Math.max(0, Math.ceil((new Date(org.data.trialEndsAt).getTime() - Date.now()) / 86_400_000))
+		: null
+
+	return (
+		<div className="grid gap-8">
+			<div className="flex flex-wrap items-end justify-between gap-4">
+				<div className="grid gap-1">
+					<h1 className="font-semibold text-2xl tracking-tight">Welcome{firstName ? `, ${firstName}` : ''}</h1>
+					<p className="text-muted-foreground">What would you like to build on your data today?</p>
+				</div>
+				{org.data?.subscriptionState === 'trialing' && daysLeft !== null ? (
+					<Badge variant="outline">
+						Trial · {daysLeft} {daysLeft === 1 ? 'day' : 'days'} left
+					</Badge>
+				) : null}
+			</div>
+			<ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+				{modules.map(({ key, name, path, icon: Icon, summary }) => (
+					<li key={key}>
+						<Link
+							to={path}
+							className="group block h-full rounded-xl focus-visible:outline-2 focus-visible:outline-ring focus-visible:outline-offset-2"
+						>
+							<Card className="h-full transition-colors group-hover:border-primary/40 group-hover:bg-accent/30">
+								<CardHeader>
+									<div className="mb-2 flex size-10 items-center justify-center rounded-lg bg-primary/10 text-primary">
+										<Icon aria-hidden className="size-5" />
+									</div>
+									<CardTitle className="flex items-center gap-1.5">
+										{name}
+										<ArrowRight aria-hidden className="size-4 opacity-0 transition-opacity group-hover:opacity-100" />
+									</CardTitle>
+									<CardDescription>{summary}</CardDescription>
+								</CardHeader>
+							</Card>
+						</Link>
+					</li>
+				))}
+			</ul>
+		</div>
+	)
+}

@@ -1,0 +1,128 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Users } from 'lucide-react'
+import { useState } from 'react'
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router'
+import { toast } from 'sonner'
+import { AuthLayout } from '#src/app/layouts/auth-layout.tsx'
+import { paths } from '#src/app/paths.ts'
+import { Alert } from '#src/components/ui/alert.tsx'
+import { Button } from '#src/components/ui/button.tsx'
+import { Skeleton } from '#src/components/ui/skeleton.tsx'
+import { signOut } from '#src/core/auth/api/account.ts'
+import { SignInForm } from '#src/core/auth/components/sign-in-form.tsx'
+import { SignUpForm } from '#src/core/auth/components/sign-up-form.tsx'
+import { acceptInvitation, invitationPreviewQuery } from '#src/core/teams/api/teams.ts'
+import { useSession, useSessionStore } from '#src/lib/session-context.tsx'
+
+/** The link from an invitation e-mail: sign in or sign up as the invited address, then join. */
+export function InvitePage() {
+	const { id = '' } = useParams()
+	const [params] = useSearchParams()
+	const linkToken = params.get('token')
+	const session = useSession()
+	const sessionStore = useSessionStore()
+	const queryClient = useQueryClient()
+	const navigate = useNavigate()
+	const preview = useQuery(invitationPreviewQuery(id))
+	const [mode, setMode] = useState<'sign-in' | 'sign-up' | null>(null)
+	const accept = useMutation({
+		mutationFn: () => acceptInvitation(id, linkToken),
+		onSuccess: async () => {
+			await sessionStore.refresh()
+			await queryClient.invalidateQueries()
+			toast.success(`You joined ${preview.data?.organizationName ?? 'the team'}.`)
+			await navigate(paths.home)
+		},
+	})
+
+	if (preview.isPending) {
+		return (
+			<AuthLayout title="Invitation">
+				<Skeleton className="h-24" />
+			</AuthLayout>
+		)
+	}
+	if (preview.isError) {
+		return (
+			<AuthLayout title="Invitation">
+				<Alert variant="error" title="This invitation can't be used">
+					It was accepted, revoked, or it expired. Ask whoever invited you to send a new one.
+				</Alert>
+			</AuthLayout>
+		)
+	}
+
+	const invitation = preview.data
+	const heading = `Join ${invitation.organizationName}`
+	const who = invitation.inviterName ? `${invitation.inviterName} invited you` : 'You are invited'
+	const description = `${who} to join ${invitation.organizationName} on Blocksmith as ${invitation.role === 'admin' ? 'an admin' : `a ${invitation.role}`}.`
+
+	if (session.status === 'authenticated' && session.user) {
+		const isRecipient = session.user.email.toLowerCase() === invitation.email.toLowerCase()
+		return (
+			<AuthLayout title={heading} description={description}>
+				{isRecipient ? (
+					<Button className="w-full" isLoading={accept.isPending} onClick={() => accept.mutate()}>
+						<Users aria-hidden /> Join {invitation.organizationName}
+					</Button>
+				) : (
+					<div className="grid gap-4">
+						<Alert variant="warning">
+							You are signed in as {session.user.email}, but this invitation is for {invitation.email}.
+						</Alert>
+						<Button
+							variant="outline"
+							className="w-full"
+							onClick={async () => {
+								await signOut()
+								sessionStore.clear()
+							}}
+						>
+							Sign out and continue as {invitation.email}
+						</Button>
+					</div>
+				)}
+			</AuthLayout>
+		)
+	}
+
+	const current = mode ?? (invitation.hasAccount ? 'sign-in' : 'sign-up')
+	return (
+		<AuthLayout
+			title={heading}
+			description={description}
+			footer={
+				current === 'sign-in' ? (
+					<>
+						No account yet?{' '}
+						<button type="button" className="font-medium text-link hover:underline" onClick={() => setMode('sign-up')}>
+							Create one
+						</button>
+					</>
+				) : (
+					<>
+						Already have an account?{' '}
+						<button type="button" className="font-medium text-link hover:underline" onClick={() => setMode('sign-in')}>
+							Sign in
+						</button>
+					</>
+				)
+			}
+		>
+			<p className="mb-4 text-muted-foreground text-sm">
+				{current === 'sign-in' ? 'Sign in as ' : 'Create your account as '}
+				<span className="font-medium text-foreground">{invitation.email}</span> to accept.
+			</p>
+			{current === 'sign-in' ? (
+				<SignInForm defaultEmail={invitation.email} />
+			) : (
+				<SignUpForm fixedEmail={invitation.email} />
+			)}
+			<p className="mt-4 text-center text-muted-foreground text-xs">
+				<Link to={paths.home} className="hover:underline">
+					Not now
+				</Link>
+			</p>
+		</AuthLayout>
+	)
+}

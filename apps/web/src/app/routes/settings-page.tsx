@@ -1,0 +1,48 @@
+import { useSearchParams } from 'react-router'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#src/components/ui/tabs.tsx'
+import { ProfileSettings } from '#src/core/auth/components/profile-settings.tsx'
+import { PasswordSettings, SessionSettings } from '#src/core/auth/components/security-settings.tsx'
+import { InvitationsPanel, MembersPanel, OrganizationSettings } from '#src/core/teams/components/team-settings.tsx'
+
+const tabs = [
+	{ value: 'profile', label: 'Profile' },
+	{ value: 'security', label: 'Password & sessions' },
+	{ value: 'organization', label: 'Organization' },
+	{ value: 'members', label: 'Members' },
+] as const
+type Tab = (typeof tabs)[number]['value']
+
+export function SettingsPage() {
+	const [params, setParams] = useSearchParams()
+	const requested = params.get('tab')
+	const tab: Tab = tabs.some((candidate) => candidate.value === requested) ? (requested as Tab) : 'profile'
+
+	return (
+		<div className="grid gap-6">
+			<h1 className="font-semibold text-2xl tracking-tight">Settings</h1>
+			<Tabs value={tab} onValueChange={(value) => setParams({ tab: value }, { replace: true })}>
+				<TabsList className="max-w-full overflow-x-auto">
+					{tabs.map(({ value, label }) => (
+						<TabsTrigger key={value} value={value}>
+							{label}
+						</TabsTrigger>
+					))}
+				</TabsList>
+				<TabsContent value="profile" className="pt-6">
+					<ProfileSettings />
+				</TabsContent>
+				<TabsContent value="security" className="grid gap-6 pt-6">
+					<PasswordSettings />
+					<SessionSettings />
+				</TabsContent>
+				<TabsContent value="organization" className="pt-6">
+					<OrganizationSettings />
+				</TabsContent>
+				<TabsContent value="members" className="grid gap-6 pt-6">
+					<MembersPanel />
+					<InvitationsPanel />
+				</TabsContent>
+			</Tabs>
+		</div>
+	)
+}
