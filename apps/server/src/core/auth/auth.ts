@@ -52,7 +52,11 @@ export function createAuth(deps: { db: Db; config: Config; mail: Mailer; log: Lo
 		baseURL: config.publicUrl,
 		basePath: '/api/auth',
 		secret: config.authSecret,
-		trustedOrigins: trustedOrigins(config.publicUrl),
+		trustedOrigins: [
+			...trustedOrigins(config.publicUrl),
+			// `npm run dev` serves the web app from Vite's dev server, which proxies the API here.
+			...(config.env === 'development' ? ['http://localhost:5173'] : []),
+		],
 		telemetry: { enabled: false },
 		logger: {
 			disabled: config.logLevel === 'silent',
