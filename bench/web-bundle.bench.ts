@@ -142,6 +142,30 @@ writeFileSync(
 	)}\n`,
 )
 
+// The pages before sign-in and the public pages must never download dashboard code.
+const dashboardModules =
+	/^src\/(app\/layouts\/(app|data)-layout|core\/teams\/components|app\/routes\/(settings|home)-page)/
+const publicRoutes = [
+	'/login',
+	'/register',
+	'/forgot-password',
+	'/reset-password',
+	'/confirm',
+	'/forms/{id}',
+	'/paused',
+]
+const leaks = routes
+	.filter((route) => publicRoutes.includes(route.path))
+	.flatMap((route) =>
+		[...closure(manifest, [entryKey, ...route.modules])]
+			.filter((key) => dashboardModules.test(key))
+			.map((key) => `${route.path} loads ${key}`),
+	)
+if (leaks.length > 0) {
+	console.error(`\nDashboard code on a public page:\n${leaks.join('\n')}`)
+	process.exit(1)
+}
+
 const over = rows.filter((row) => row.isOver)
 if (over.length > 0) {
 	console.error(`\n${over.map((row) => row.path).join(', ')} over budget`)
