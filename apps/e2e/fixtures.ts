@@ -1,8 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises'
-import path from 'node:path'
+import assert from 'node:assert/strict'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-import PostalMime, { type Address } from 'postal-mime'
 import { chromiumFlags, findChromium } from './chromium.ts'
+import { type Account, createHttpApi, randomClientIp } from './http-api.ts'
+import { type Mail, waitForMail as waitForMailIn } from './mail.ts'
 
 function requiredEnv(name: string): string {
 	const value = process.env[name]
@@ -14,129 +14,145 @@ function requiredEnv(name: string): string {
 	return value
 }
 
-/**
- * Where the server under test listens, e.g. http://localhost:41234 (no trailing slash).
- * @public for journeys that call the API directly
- */
-export const baseUrl = requiredEnv('BASE_URL')
+/** Where the server under test listens, e.g. http://localhost:41234 (no trailing slash). */
+const baseUrl = requiredEnv('BASE_URL')
 
 /** The server's data folder; mail lands in its `mail/` folder. */
 const dataDir = requiredEnv('DATA_DIR')
+
+/** The runner's stand-in analytics script (analytics-stub.ts), set as the server's ANALYTICS_SCRIPT_URL. */
+export const analyticsUrl = requiredEnv('ANALYTICS_URL')
+
+/** The server's API, called directly (another device): accounts to start from, sessions revoked elsewhere. */
+export const api = createHttpApi(baseUrl)
+
+/** Where the web app keeps the bearer token (apps/web/src/lib/token-store.ts). */
+const tokenStorageKey = 'blocksmith.token'
 
 /** A headless Chromium with a fresh temporary profile; close it in an `after` hook. */
 export async function launchBrowser(): Promise<Browser> {
 	return chromium.launch({ executablePath: findChromium().path, headless: true, args: chromiumFlags })
 }
 
-export type JourneyPage = {
-	page: Page
-	context: BrowserContext
-	/**
-	 * Console errors, uncaught exceptions and CSP violations seen so far. Journeys assert it is
-	 * empty: a script the CSP blocked or a render that threw often leaves a page that still
-	 * "looks" loaded.
-	 */
-	problems: string[]
+type ContextOptions = {
+	/** Start signed in as this account: its token is in localStorage before the first page loads. */
+	account?: Pick<Account, 'token'>
+	viewport?: { width: number; height: number }
 }
 
-/** A page in its own browser context (own cookies and storage), resolving paths against baseUrl. */
-export async function newPage(browser: Browser): Promise<JourneyPage> {
-	const context = await browser.newContext({ baseURL: baseUrl })
-	const page = await context.newPage()
-	const problems: string[] = []
-	page.on('console', (message) => {
-		if (message.type() === 'error') {
-			problems.push(`console error on ${page.url()}: ${message.text()}`)
-		}
+/**
+ * A browser context of its own (own storage, own client address), resolving paths against
+ * baseUrl. Its pages report problems through `watchedPage`.
+ */
+export async function newContext(browser: Browser, options: ContextOptions = {}): Promise<BrowserContext> {
+	const context = await browser.newContext({
+		baseURL: baseUrl,
+		viewport: options.viewport ?? { width: 1280, height: 800 },
+		locale: 'en-US',
+		timezoneId: 'UTC',
+		extraHTTPHeaders: { 'x-forwarded-for': randomClientIp() },
+		...(options.account
+			? {
+					storageState: {
+						cookies: [],
+						origins: [{ origin: baseUrl, localStorage: [{ name: tokenStorageKey, value: options.account.token }] }],
+					},
+				}
+			: {}),
 	})
-	page.on('pageerror', (error) => {
-		problems.push(`uncaught exception on ${page.url()}: ${error.message}`)
+	// Chromium logs most CSP violations to the console too; the event catches the rest (e.g. report-only).
+	await context.exposeBinding('__reportCspViolation', ({ page }, text: string) => {
+		problemsByPage.get(page)?.push(`CSP violation on ${page.url()}: ${text}`)
 	})
-	// Chromium also logs most violations to the console; the event catches the rest (e.g. report-only).
-	await page.exposeBinding('__reportCspViolation', (_source, text: string) => {
-		problems.push(`CSP violation on ${page.url()}: ${text}`)
-	})
-	await page.addInitScript(() => {
+	await context.addInitScript(() => {
 		document.addEventListener('securitypolicyviolation', (event) => {
 			const report = (window as unknown as { __reportCspViolation: (text: string) => void }).__reportCspViolation
 			report(`${event.effectiveDirective} blocked ${event.blockedURI || 'inline code'}`)
 		})
 	})
-	return { page, context, problems }
+	return context
 }
 
-/** @public for journeys that follow e-mailed links (confirmation, reset, invitations) */
-export type Mail = {
-	file: string
-	to: string[]
-	subject: string
-	text: string
-	html: string
-	/** Every http(s) link in the text body, in order: confirmation, reset and invitation links. */
-	links: string[]
+const problemsByPage = new WeakMap<Page, string[]>()
+
+/**
+ * A new tab in `context`, with the console errors, uncaught exceptions and CSP violations seen
+ * on it so far. Journeys assert there are none: a script the CSP blocked or a render that
+ * threw often leaves a page that still "looks" loaded.
+ */
+export async function watchedPage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
+	const page = await context.newPage()
+	const problems: string[] = []
+	problemsByPage.set(page, problems)
+	page.on('console', (message) => {
+		if (message.type() === 'error') {
+			// A failed request's message does not name the URL; its location does.
+			const where = message.location().url || page.url()
+			problems.push(`console error on ${where}: ${message.text()}`)
+		}
+	})
+	page.on('pageerror', (error) => {
+		problems.push(`uncaught exception on ${page.url()}: ${error.message}`)
+	})
+	return { page, problems }
 }
 
-function addressesOf(addresses: Address[] | undefined): string[] {
-	return (addresses ?? []).flatMap((address) =>
-		address.group ? address.group.map((member) => member.address) : [address.address],
-	)
+export type JourneyPage = { page: Page; context: BrowserContext; problems: string[] }
+
+/** One tab in a context of its own. */
+export async function newPage(browser: Browser, options: ContextOptions = {}): Promise<JourneyPage> {
+	const context = await newContext(browser, options)
+	return { context, ...(await watchedPage(context)) }
 }
 
 /**
- * Every mail the server has written so far (no SMTP_URL in journeys), oldest first.
- * @public
+ * Fails on any problem but the expected ones, e.g. the 401 a revoked token earns: the
+ * browser logs every failed request as a console error, even one the app handles.
  */
-export async function readMails(): Promise<Mail[]> {
-	const mailDir = path.join(dataDir, 'mail')
-	let names: string[]
-	try {
-		names = await readdir(mailDir)
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-			return []
-		}
-		throw error
-	}
-	// File names start with an ISO timestamp, so name order is sending order.
-	const files = names.filter((name) => name.endsWith('.eml')).sort()
-	return Promise.all(
-		files.map(async (name) => {
-			const file = path.join(mailDir, name)
-			const email = await PostalMime.parse(await readFile(file))
-			const text = email.text ?? ''
-			return {
-				file,
-				to: addressesOf(email.to),
-				subject: email.subject ?? '',
-				text,
-				html: email.html ?? '',
-				links: text.match(/https?:\/\/[^\s<>"]+/g) ?? [],
-			}
-		}),
+export function assertNoProblems(problems: string[], expected: RegExp[] = []): void {
+	assert.deepEqual(
+		problems.filter((problem) => !expected.some((pattern) => pattern.test(problem))),
+		[],
 	)
 }
 
-/**
- * Waits for the first mail to `to` that matches; mail is sent by a background job, so it
- * appears a moment after the request that caused it. Polls instead of sleeping a fixed time.
- * @public
- */
-export async function waitForMail(
-	to: string,
-	matches: (mail: Mail) => boolean = () => true,
-	timeoutMs = 15_000,
-): Promise<Mail> {
-	const deadline = Date.now() + timeoutMs
-	for (;;) {
-		const found = (await readMails()).find(
-			(mail) => mail.to.some((address) => address.toLowerCase() === to.toLowerCase()) && matches(mail),
-		)
-		if (found) {
-			return found
-		}
-		if (Date.now() > deadline) {
-			throw new Error(`no matching mail to ${to} within ${timeoutMs} ms`)
-		}
-		await new Promise((resolve) => setTimeout(resolve, 100))
-	}
+/** The console error Chromium logs for a request answered with `status` (the app may handle it fine). */
+export function failedRequest(status: number): RegExp {
+	return new RegExp(`Failed to load resource: the server responded with a status of ${status}\\b`)
+}
+
+/** Waits until the page shows `pathAndQuery` (e.g. '/login?next=%2Fsettings'), without sleeping. */
+export async function waitForPath(page: Page, pathAndQuery: string): Promise<void> {
+	await page.waitForURL((url) => `${url.pathname}${url.search}` === pathAndQuery)
+}
+
+export function pathOf(page: Page): string {
+	const url = new URL(page.url())
+	return `${url.pathname}${url.search}`
+}
+
+/** Signs in through the form on the page showing it (/login, or the invitation page). */
+export async function signInWithForm(page: Page, email: string, password: string): Promise<void> {
+	await page.getByLabel('E-mail').fill(email)
+	await page.getByLabel('Password').fill(password)
+	await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+/** The signed-in home page, greeting `name` by first name. */
+export async function waitForHome(page: Page, name: string): Promise<void> {
+	await page.getByRole('heading', { level: 1, name: `Welcome, ${name.split(' ')[0]}` }).waitFor()
+	assert.equal(pathOf(page), '/')
+}
+
+/** Waits for the first mail to `to` that matches (mail goes out from a background job). */
+export async function waitForMail(to: string, matches?: (mail: Mail) => boolean, timeoutMs?: number): Promise<Mail> {
+	return waitForMailIn(dataDir, to, matches, timeoutMs)
+}
+
+/** The one link of `mail` that goes to `pathname` on our server, relative (for page.goto). */
+export function linkIn(mail: Mail, pathname: string): string {
+	const link = mail.links.map((href) => new URL(href)).find((url) => url.pathname.startsWith(pathname))
+	assert.ok(link, `no ${pathname} link in "${mail.subject}": ${mail.links.join(', ')}`)
+	assert.equal(link.origin, new URL(baseUrl).origin, 'the link points at another site')
+	return `${link.pathname}${link.search}`
 }

@@ -28,16 +28,14 @@ export function createAppRouter() {
 					lazy: () => import('./routes/confirm-page.tsx').then((m) => ({ Component: m.ConfirmPage })),
 				},
 				{
-					path: '/invite/:id',
-					lazy: () => import('./routes/invite-page.tsx').then((m) => ({ Component: m.InvitePage })),
-				},
-				{
 					path: '/forms/:id',
 					lazy: () => import('./routes/public-form-page.tsx').then((m) => ({ Component: m.PublicFormPage })),
 				},
 				{ path: '/paused', lazy: () => import('./routes/paused-page.tsx').then((m) => ({ Component: m.PausedPage })) },
 				{
 					lazy: () => import('./layouts/data-layout.tsx').then((m) => ({ Component: m.DataLayout })),
+					// The invitation page reads data (React Query), so it lives under the data layout only:
+					// a second, bare /invite/:id route above would match first and crash without it.
 					children: [
 						{
 							path: '/invite/:id',

@@ -10,7 +10,7 @@ import { Alert } from '#src/components/ui/alert.tsx'
 import { Avatar } from '#src/components/ui/avatar.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { cn } from '#src/components/ui/cn.ts'
-import { Dialog, DialogContent } from '#src/components/ui/dialog.tsx'
+import { Dialog, DialogContent, DialogTrigger } from '#src/components/ui/dialog.tsx'
 import {
 	DropdownMenu,
 	DropdownMenuContent,
@@ -53,9 +53,17 @@ export function AppLayout() {
 			</aside>
 			<div className="flex min-w-0 flex-col">
 				<header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background/90 px-4 backdrop-blur lg:hidden">
-					<Button variant="ghost" size="icon" aria-label="Open navigation" onClick={() => setIsMenuOpen(true)}>
-						<Menu aria-hidden />
-					</Button>
+					{/* In the Dialog as its trigger, so closing the menu gives the focus back to this button. */}
+					<Dialog open={isMenuOpen} onOpenChange={setIsMenuOpen}>
+						<DialogTrigger asChild>
+							<Button variant="ghost" size="icon" aria-label="Open navigation">
+								<Menu aria-hidden />
+							</Button>
+						</DialogTrigger>
+						<DialogContent title="Navigation" className="max-h-[90dvh] overflow-y-auto p-0">
+							<Sidebar onNavigate={() => setIsMenuOpen(false)} isCompact />
+						</DialogContent>
+					</Dialog>
 					<Link to={paths.home}>
 						<Brand />
 					</Link>
@@ -64,11 +72,6 @@ export function AppLayout() {
 						<UserMenu />
 					</div>
 				</header>
-				<Dialog open={isMenuOpen} onOpenChange={setIsMenuOpen}>
-					<DialogContent title="Navigation" className="max-h-[90dvh] overflow-y-auto p-0">
-						<Sidebar onNavigate={() => setIsMenuOpen(false)} isCompact />
-					</DialogContent>
-				</Dialog>
 				<main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
 					{user.emailVerified ? null : <UnconfirmedNotice email={user.email} />}
 					<Outlet />

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { hashKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Users } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router'
@@ -29,7 +29,10 @@ export function InvitePage() {
 		mutationFn: () => acceptInvitation(id, linkToken),
 		onSuccess: async () => {
 			await sessionStore.refresh()
-			await queryClient.invalidateQueries()
+			// Everything else belongs to the new organization now. Not the invitation itself: it is
+			// used up, so reading it again fails (410) and would toast an error over the welcome.
+			const previewHash = hashKey(invitationPreviewQuery(id).queryKey)
+			await queryClient.invalidateQueries({ predicate: (query) => query.queryHash !== previewHash })
 			toast.success(`You joined ${preview.data?.organizationName ?? 'the team'}.`)
 			await navigate(paths.home)
 		},

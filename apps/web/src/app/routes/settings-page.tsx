@@ -18,7 +18,9 @@ export function SettingsPage() {
 	const tab: Tab = tabs.some((candidate) => candidate.value === requested) ? (requested as Tab) : 'profile'
 
 	return (
-		<div className="grid gap-6">
+		// One column that may shrink below its content (grid-cols-1 is minmax(0, 1fr)): the tab list
+		// scrolls sideways on a phone instead of widening the whole page.
+		<div className="grid grid-cols-1 gap-6">
 			<h1 className="font-semibold text-2xl tracking-tight">Settings</h1>
 			<Tabs value={tab} onValueChange={(value) => setParams({ tab: value }, { replace: true })}>
 				<TabsList className="max-w-full overflow-x-auto">

@@ -2,11 +2,18 @@ import { Slot } from 'radix-ui'
 import type { ComponentProps } from 'react'
 import { cn } from './cn.ts'
 
-/** A bordered surface. Compose: Card > CardHeader (CardTitle, CardDescription, CardAction) > CardContent > CardFooter. */
+/**
+ * A bordered surface. Compose: Card > CardHeader (CardTitle, CardDescription, CardAction) > CardContent > CardFooter.
+ * A settings card is often one form: Card > form > header, content, footer. The form then gets the card's
+ * column and gap, or the parts would touch.
+ */
 export function Card({ className, ...props }: ComponentProps<'div'>) {
 	return (
 		<div
-			className={cn('flex flex-col gap-5 rounded-xl border bg-card py-5 text-card-foreground shadow-xs', className)}
+			className={cn(
+				'flex flex-col gap-5 rounded-xl border bg-card py-5 text-card-foreground shadow-xs [&>form]:flex [&>form]:flex-col [&>form]:gap-5',
+				className,
+			)}
 			{...props}
 		/>
 	)

@@ -14,10 +14,27 @@ type TabsListProps = ComponentProps<typeof TabsPrimitive.List> & {
 	variant?: 'underline' | 'pills'
 }
 
+/**
+ * On a narrow screen the list scrolls sideways, and a page opened on a later tab (/settings?tab=members)
+ * would show it cut off at the edge: scroll it into sight once, when the list mounts. (Module-level, so
+ * React calls it on mount only, not on every render.)
+ */
+function revealActiveTab(list: HTMLDivElement | null): void {
+	const active = list?.querySelector('[role="tab"][data-state="active"]')
+	if (!list || !active) {
+		return
+	}
+	const overflow = active.getBoundingClientRect().right - list.getBoundingClientRect().right
+	if (overflow > 0) {
+		list.scrollLeft += overflow
+	}
+}
+
 /** Give it an aria-label when nothing nearby names the tabs. Scrolls sideways on narrow screens. */
 export function TabsList({ className, variant = 'underline', ...props }: TabsListProps) {
 	return (
 		<TabsPrimitive.List
+			ref={revealActiveTab}
 			data-variant={variant}
 			className={cn(
 				'group/tabs flex max-w-full items-center overflow-x-auto [scrollbar-width:none]',

@@ -18,7 +18,7 @@ import {
 	CardHeader,
 	CardTitle,
 } from '#src/components/ui/card.tsx'
-import { ConfirmDialog, Dialog, DialogContent, DialogFooter } from '#src/components/ui/dialog.tsx'
+import { ConfirmDialog, Dialog, DialogContent, DialogFooter, DialogTrigger } from '#src/components/ui/dialog.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { showFieldErrors } from '#src/components/ui/form-errors.ts'
@@ -377,9 +377,12 @@ function InviteDialog() {
 	const role = form.watch('role')
 	return (
 		<Dialog open={isOpen} onOpenChange={setIsOpen}>
-			<Button size="sm" onClick={() => setIsOpen(true)}>
-				<MailPlus aria-hidden /> Invite
-			</Button>
+			{/* A trigger, not a plain button: Radix gives the focus back to it when the dialog closes. */}
+			<DialogTrigger asChild>
+				<Button size="sm">
+					<MailPlus aria-hidden /> Invite
+				</Button>
+			</DialogTrigger>
 			<DialogContent title="Invite a teammate" description="We e-mail them a link to join this organization.">
 				<form className="grid gap-4" noValidate onSubmit={form.handleSubmit((values) => invite.mutate(values))}>
 					<Field label="E-mail" error={form.formState.errors.email}>
