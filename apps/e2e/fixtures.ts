@@ -26,6 +26,8 @@ export const analyticsUrl = requiredEnv('ANALYTICS_URL')
 /** The server's API, called directly (another device): accounts to start from, sessions revoked elsewhere. */
 export const api = createHttpApi(baseUrl)
 
+const actionTimeoutMs = 60_000
+
 /** Where the web app keeps the bearer token (apps/web/src/lib/token-store.ts). */
 const tokenStorageKey = 'blocksmith.token'
 
@@ -60,6 +62,9 @@ export async function newContext(browser: Browser, options: ContextOptions = {})
 				}
 			: {}),
 	})
+	// Generous: on a busy shared CI machine a page can take many seconds to settle, and a journey
+	// that waits for a condition loses nothing by waiting longer when the condition is met early.
+	context.setDefaultTimeout(actionTimeoutMs)
 	// Chromium logs most CSP violations to the console too; the event catches the rest (e.g. report-only).
 	await context.exposeBinding('__reportCspViolation', ({ page }, text: string) => {
 		problemsByPage.get(page)?.push(`CSP violation on ${page.url()}: ${text}`)

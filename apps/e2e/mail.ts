@@ -57,7 +57,7 @@ export async function waitForMail(
 	dataDir: string,
 	to: string,
 	matches: (mail: Mail) => boolean = () => true,
-	timeoutMs = 15_000,
+	timeoutMs = 30_000,
 ): Promise<Mail> {
 	const deadline = Date.now() + timeoutMs
 	for (;;) {

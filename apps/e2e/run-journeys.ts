@@ -55,7 +55,7 @@ let server: ServerUnderTest | undefined
 try {
 	server = await startServer({ dataDir, analyticsScriptUrl: analytics.url, children })
 	const code = await runNode(
-		['--test', '--test-reporter=spec', '--test-timeout=120000', `--test-concurrency=${concurrency}`, ...journeys],
+		['--test', '--test-reporter=spec', '--test-timeout=180000', `--test-concurrency=${concurrency}`, ...journeys],
 		e2eDir,
 		{
 			...process.env,
