@@ -70,9 +70,11 @@ test('someone without an account accepts an invitation from the mailed link and 
 	await invitee.page.getByLabel('Password').fill('glad to be on board')
 	await invitee.page.getByRole('button', { name: 'Create account' }).click()
 
+	// The welcome toast shows for a few seconds while home loads: watch for both at once, so a
+	// slow machine cannot miss the toast while it waits for the page.
+	const joined = toast(invitee.page, `You joined ${organization}`).waitFor()
 	await invitee.page.getByRole('button', { name: `Join ${organization}` }).click()
-	await waitForHome(invitee.page, 'Ivan Invitee')
-	await toast(invitee.page, `You joined ${organization}`).waitFor()
+	await Promise.all([joined, waitForHome(invitee.page, 'Ivan Invitee')])
 	// The organization switcher names the organization the session now works in.
 	await invitee.page.getByRole('button', { name: 'Switch organization' }).filter({ hasText: organization }).waitFor()
 	// Joining from the mailed link proves the address: no unconfirmed notice.
