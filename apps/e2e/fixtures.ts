@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { after, before } from 'node:test'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { chromiumFlags, findChromium } from './chromium.ts'
 import { type Account, createHttpApi, randomClientIp } from './http-api.ts'
@@ -32,8 +33,25 @@ const actionTimeoutMs = 60_000
 const tokenStorageKey = 'blocksmith.token'
 
 /** A headless Chromium with a fresh temporary profile; close it in an `after` hook. */
-export async function launchBrowser(): Promise<Browser> {
+async function launchBrowser(): Promise<Browser> {
 	return chromium.launch({ executablePath: findChromium().path, headless: true, args: chromiumFlags })
+}
+
+/** One browser for the journeys of a file: launched before them, closed after. Call at the top level. */
+export function useBrowser(): () => Browser {
+	let browser: Browser | undefined
+	before(async () => {
+		browser = await launchBrowser()
+	})
+	after(async () => {
+		await browser?.close()
+	})
+	return () => {
+		if (!browser) {
+			throw new Error('the browser is not launched yet: use it inside a test')
+		}
+		return browser
+	}
 }
 
 type ContextOptions = {

@@ -1,30 +1,23 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
-import type { Browser } from 'playwright-core'
+import { test } from 'node:test'
 import {
 	api,
 	assertNoProblems,
-	launchBrowser,
 	linkIn,
 	newPage,
 	signInWithForm,
+	useBrowser,
 	waitForHome,
 	waitForMail,
 	waitForPath,
 } from '../../fixtures.ts'
 
-let browser: Browser
-before(async () => {
-	browser = await launchBrowser()
-})
-after(async () => {
-	await browser?.close()
-})
+const browser = useBrowser()
 
 test('a forgotten password is reset through the mailed link, and the new one signs in', async (t) => {
 	const account = await api.signUp({ name: 'Ada Lovelace' })
 	const newPassword = 'the analytical engine weaves'
-	const { page, context, problems } = await newPage(browser)
+	const { page, context, problems } = await newPage(browser())
 	t.after(() => context.close())
 
 	await page.goto('/login')

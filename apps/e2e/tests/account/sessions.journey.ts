@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
-import type { Browser } from 'playwright-core'
+import { test } from 'node:test'
 import {
 	api,
 	assertNoProblems,
 	failedRequest,
-	launchBrowser,
 	newContext,
 	newPage,
 	signInWithForm,
+	useBrowser,
 	waitForHome,
 	waitForPath,
 	watchedPage,
@@ -16,19 +15,13 @@ import {
 
 // A session is the server's to end: from another device, or from another tab of this browser.
 
-let browser: Browser
-before(async () => {
-	browser = await launchBrowser()
-})
-after(async () => {
-	await browser?.close()
-})
+const browser = useBrowser()
 
 const membersPath = '/settings?tab=members'
 
 test('a token revoked elsewhere sends the next request to /login?next=…; signing in returns there', async (t) => {
 	const account = await api.signUp({ name: 'Margaret Hamilton' })
-	const { page, context, problems } = await newPage(browser, { account })
+	const { page, context, problems } = await newPage(browser(), { account })
 	t.after(() => context.close())
 	await page.goto('/settings')
 	await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor()
@@ -50,7 +43,7 @@ test('a token revoked elsewhere sends the next request to /login?next=…; signi
 
 test('a token revoked elsewhere is noticed when the window gains focus', async (t) => {
 	const account = await api.signUp({ name: 'Dorothy Vaughan' })
-	const { page, context, problems } = await newPage(browser, { account })
+	const { page, context, problems } = await newPage(browser(), { account })
 	t.after(() => context.close())
 	await page.goto('/forms')
 	await page.getByRole('heading', { level: 1, name: 'Forms' }).waitFor()
@@ -65,7 +58,7 @@ test('a token revoked elsewhere is noticed when the window gains focus', async (
 
 test('signing out in one tab signs out the other; signing in in one signs in the other', async (t) => {
 	const account = await api.signUp({ name: 'Hedy Lamarr' })
-	const context = await newContext(browser, { account })
+	const context = await newContext(browser(), { account })
 	t.after(() => context.close())
 	const first = await watchedPage(context)
 	const second = await watchedPage(context)

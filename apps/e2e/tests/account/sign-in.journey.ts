@@ -1,27 +1,21 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
+import { test } from 'node:test'
+import type { Page } from 'playwright-core'
 import {
 	api,
 	assertNoProblems,
 	failedRequest,
-	launchBrowser,
 	newPage,
 	pathOf,
 	signInWithForm,
+	useBrowser,
 	waitForHome,
 	waitForPath,
 } from '../../fixtures.ts'
 
 // Signing in and out, and where the app sends you when it needs you signed in.
 
-let browser: Browser
-before(async () => {
-	browser = await launchBrowser()
-})
-after(async () => {
-	await browser?.close()
-})
+const browser = useBrowser()
 
 function storedToken(page: Page): Promise<string | null> {
 	return page.evaluate(() => localStorage.getItem('blocksmith.token'))
@@ -29,7 +23,7 @@ function storedToken(page: Page): Promise<string | null> {
 
 test('signing out from the account menu leads to /login and ends the session; signing in again leads home', async (t) => {
 	const account = await api.signUp({ name: 'Alan Turing' })
-	const { page, context, problems } = await newPage(browser, { account })
+	const { page, context, problems } = await newPage(browser(), { account })
 	t.after(() => context.close())
 
 	await page.goto('/')
@@ -51,7 +45,7 @@ test('signing out from the account menu leads to /login and ends the session; si
 
 test('a wrong password is said in the form, and the page stays /login', async (t) => {
 	const account = await api.signUp({ name: 'Mary Jackson' })
-	const { page, context, problems } = await newPage(browser)
+	const { page, context, problems } = await newPage(browser())
 	t.after(() => context.close())
 
 	await page.goto('/login')
@@ -72,7 +66,7 @@ test('a page opened with an expired session goes to /login?next=… and back to 
 	const account = await api.signUp({ name: 'Katherine Johnson' })
 	// The session this browser holds ends elsewhere (the account signed out everywhere).
 	await api.callOk('/api/auth/revoke-sessions', { token: account.token, json: {} })
-	const { page, context, problems } = await newPage(browser, { account })
+	const { page, context, problems } = await newPage(browser(), { account })
 	t.after(() => context.close())
 
 	await page.goto('/settings?tab=members')

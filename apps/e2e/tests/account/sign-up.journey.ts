@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
-import type { Browser } from 'playwright-core'
-import { assertNoProblems, launchBrowser, linkIn, newPage, waitForHome, waitForMail } from '../../fixtures.ts'
+import { test } from 'node:test'
+import { assertNoProblems, linkIn, newPage, useBrowser, waitForHome, waitForMail } from '../../fixtures.ts'
 import { uniqueEmail } from '../../http-api.ts'
 
 // Signing up: straight into the product, with a notice until the address is confirmed from
 // the mailbox.
 
-let browser: Browser
-before(async () => {
-	browser = await launchBrowser()
-})
-after(async () => {
-	await browser?.close()
-})
+const browser = useBrowser()
 
 test('a new account lands on home with the unconfirmed-address notice, gone once the mailed link is followed', async (t) => {
-	const { page, context, problems } = await newPage(browser)
+	const { page, context, problems } = await newPage(browser())
 	t.after(() => context.close())
 	const email = uniqueEmail('sign-up')
 

@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
+import { test } from 'node:test'
+import type { Page } from 'playwright-core'
 import { analyticsLoadedFlag } from '../../analytics-stub.ts'
-import { analyticsUrl, api, assertNoProblems, launchBrowser, newPage, waitForPath } from '../../fixtures.ts'
+import { analyticsUrl, api, assertNoProblems, newPage, useBrowser, waitForPath } from '../../fixtures.ts'
 
 // The operator's page-view analytics (here the runner's stub) loads on every page except those
 // starting with /login, /register, /charts, /forms and /paused (product §1, a prefix match).
 
-let browser: Browser
-before(async () => {
-	browser = await launchBrowser()
-})
-after(async () => {
-	await browser?.close()
-})
+const browser = useBrowser()
 
 const script = '#blocksmith-analytics'
 
@@ -41,7 +35,7 @@ async function load(page: Page, path: string, heading: string): Promise<void> {
 
 test('signed in: loaded on / and /settings, not on /charts or /forms', async (t) => {
 	const account = await api.signUp({ name: 'Ana Lytics' })
-	const { page, context, problems } = await newPage(browser, { account })
+	const { page, context, problems } = await newPage(browser(), { account })
 	t.after(() => context.close())
 
 	for (const [path, heading] of [
@@ -63,7 +57,7 @@ test('signed in: loaded on / and /settings, not on /charts or /forms', async (t)
 })
 
 test('signed out: not loaded on /login, /register, /forms/abc or /paused', async (t) => {
-	const { page, context, problems } = await newPage(browser)
+	const { page, context, problems } = await newPage(browser())
 	t.after(() => context.close())
 
 	for (const [path, heading] of [
@@ -80,7 +74,7 @@ test('signed out: not loaded on /login, /register, /forms/abc or /paused', async
 
 test('moving within the app adds the script on allowed pages and removes it on the others', async (t) => {
 	const account = await api.signUp({ name: 'Ana Lytics' })
-	const { page, context, problems } = await newPage(browser, { account })
+	const { page, context, problems } = await newPage(browser(), { account })
 	t.after(() => context.close())
 	await load(page, '/forms', 'Forms')
 	await assertAbsent(page)

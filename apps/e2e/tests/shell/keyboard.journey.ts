@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
-import { api, assertNoProblems, launchBrowser, newPage, waitForHome } from '../../fixtures.ts'
+import { test } from 'node:test'
+import type { Page } from 'playwright-core'
+import { api, assertNoProblems, newPage, useBrowser, waitForHome } from '../../fixtures.ts'
 
 // Everything can be done without a mouse: forms in tab order with visible focus, dialogs that
 // keep the focus inside and close on Escape.
 
-let browser: Browser
-before(async () => {
-	browser = await launchBrowser()
-})
-after(async () => {
-	await browser?.close()
-})
+const browser = useBrowser()
 
 /** What has the focus, e.g. `input[name=email]`, `a "Forgot password?"`, `button "Sign in"`. */
 function focused(page: Page): Promise<string> {
@@ -41,7 +35,7 @@ function showsFocus(page: Page): Promise<boolean> {
 
 test('the sign-in form is filled and sent with the keyboard alone', async (t) => {
 	const account = await api.signUp({ name: 'Keyboard Kim' })
-	const { page, context, problems } = await newPage(browser)
+	const { page, context, problems } = await newPage(browser())
 	t.after(() => context.close())
 	await page.goto('/login')
 	await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
@@ -67,7 +61,7 @@ test('the sign-in form is filled and sent with the keyboard alone', async (t) =>
 
 test('the invite dialog keeps the focus inside, closes on Escape and gives the focus back', async (t) => {
 	const account = await api.signUp({ name: 'Dialog Dana' })
-	const { page, context, problems } = await newPage(browser, { account })
+	const { page, context, problems } = await newPage(browser(), { account })
 	t.after(() => context.close())
 	await page.goto('/settings?tab=members')
 	const invite = page.getByRole('button', { name: 'Invite' })

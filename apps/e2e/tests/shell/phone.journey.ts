@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
-import { api, assertNoProblems, launchBrowser, newPage, waitForHome, waitForPath } from '../../fixtures.ts'
+import { test } from 'node:test'
+import type { Page } from 'playwright-core'
+import { api, assertNoProblems, newPage, useBrowser, waitForHome, waitForPath } from '../../fixtures.ts'
 
 // On a phone the dashboard's navigation hides behind a menu button.
 
-let browser: Browser
-before(async () => {
-	browser = await launchBrowser()
-})
-after(async () => {
-	await browser?.close()
-})
+const browser = useBrowser()
 
 const phone = { width: 390, height: 844 }
 
@@ -23,7 +17,7 @@ async function assertNoSidewaysScroll(page: Page): Promise<void> {
 
 test('on a phone, the menu button opens the navigation, which navigates and closes', async (t) => {
 	const account = await api.signUp({ name: 'Phoebe Phone' })
-	const { page, context, problems } = await newPage(browser, { account, viewport: phone })
+	const { page, context, problems } = await newPage(browser(), { account, viewport: phone })
 	t.after(() => context.close())
 	await page.goto('/')
 	await waitForHome(page, account.name)

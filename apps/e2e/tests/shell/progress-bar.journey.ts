@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
-import type { Browser } from 'playwright-core'
-import { api, assertNoProblems, launchBrowser, newPage, waitForHome, waitForPath } from '../../fixtures.ts'
+import { test } from 'node:test'
+import { api, assertNoProblems, newPage, useBrowser, waitForHome, waitForPath } from '../../fixtures.ts'
 
 // The thin bar at the top while a route change loads (product §1: starts at 30 %, 3 px high,
 // gone 200 ms after the change ends).
 
-let browser: Browser
-before(async () => {
-	browser = await launchBrowser()
-})
-after(async () => {
-	await browser?.close()
-})
+const browser = useBrowser()
 
 test('the progress bar shows while the next page loads and goes away after', async (t) => {
 	const account = await api.signUp({ name: 'Pat Progress' })
-	const { page, context, problems } = await newPage(browser, { account })
+	const { page, context, problems } = await newPage(browser(), { account })
 	t.after(() => context.close())
 	await page.goto('/')
 	await waitForHome(page, account.name)

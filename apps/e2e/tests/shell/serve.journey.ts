@@ -1,23 +1,16 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
-import type { Browser } from 'playwright-core'
-import { analyticsUrl, assertNoProblems, launchBrowser, newPage, pathOf } from '../../fixtures.ts'
+import { test } from 'node:test'
+import { analyticsUrl, assertNoProblems, newPage, pathOf, useBrowser } from '../../fixtures.ts'
 
 // The server serves the built web app: index.html for app paths, hashed assets, the favicon,
 // and the API reference, all under the strict CSP (which also admits the analytics origin).
 
 const promotionalTitle = 'Blocksmith — Charts, Invoices, Forms, Portals & Time Tracking for Notion'
 
-let browser: Browser
-before(async () => {
-	browser = await launchBrowser()
-})
-after(async () => {
-	await browser?.close()
-})
+const browser = useBrowser()
 
 test('signed out, / sends to the sign-in page, rendered under the strict CSP with the promotional title and favicon', async (t) => {
-	const { page, context, problems } = await newPage(browser)
+	const { page, context, problems } = await newPage(browser())
 	t.after(() => context.close())
 	const assetResponses: { url: string; cacheControl: string | undefined }[] = []
 	page.on('response', (response) => {
@@ -54,7 +47,7 @@ test('signed out, / sends to the sign-in page, rendered under the strict CSP wit
 })
 
 test('an app path the server does not know gets index.html, an unknown API path does not', async (t) => {
-	const { page, context, problems } = await newPage(browser)
+	const { page, context, problems } = await newPage(browser())
 	t.after(() => context.close())
 
 	const response = await page.goto('/some/page')
@@ -70,7 +63,7 @@ test('an app path the server does not know gets index.html, an unknown API path 
 })
 
 test('the API reference renders at /api/docs', async (t) => {
-	const { page, context, problems } = await newPage(browser)
+	const { page, context, problems } = await newPage(browser())
 	t.after(() => context.close())
 
 	const response = await page.goto('/api/docs')
@@ -84,7 +77,7 @@ test('the API reference renders at /api/docs', async (t) => {
 })
 
 test('the OpenAPI document describes the API', async (t) => {
-	const { page, context } = await newPage(browser)
+	const { page, context } = await newPage(browser())
 	t.after(() => context.close())
 
 	const response = await page.request.get('/api/openapi.json')

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
-import type { Browser, Page } from 'playwright-core'
+import { test } from 'node:test'
+import type { Page } from 'playwright-core'
 import {
 	api,
 	assertNoProblems,
 	failedRequest,
-	launchBrowser,
 	linkIn,
 	newPage,
+	useBrowser,
 	waitForHome,
 	waitForMail,
 } from '../../fixtures.ts'
@@ -16,13 +16,7 @@ import { uniqueEmail } from '../../http-api.ts'
 // Teams grow by invitation: an owner invites by e-mail from Settings → Members, and the link
 // in the mail lets the invited person in, with or without an account.
 
-let browser: Browser
-before(async () => {
-	browser = await launchBrowser()
-})
-after(async () => {
-	await browser?.close()
-})
+const browser = useBrowser()
 
 async function openInviteDialog(page: Page) {
 	await page.goto('/settings?tab=members')
@@ -40,7 +34,7 @@ test('someone without an account accepts an invitation from the mailed link and 
 	const owner = await api.signUp({ name: 'Olivia Owner' })
 	const organization = "Olivia Owner's workspace"
 	const inviteeEmail = uniqueEmail('invitee')
-	const inviter = await newPage(browser, { account: owner })
+	const inviter = await newPage(browser(), { account: owner })
 	t.after(() => inviter.context.close())
 
 	const dialog = await openInviteDialog(inviter.page)
@@ -58,7 +52,7 @@ test('someone without an account accepts an invitation from the mailed link and 
 	assert.match(link, /^\/invite\/[^/?]+\?token=[^&]+$/, 'the link does not carry the mailbox token')
 
 	// A visitor who is not signed in and has no account.
-	const invitee = await newPage(browser)
+	const invitee = await newPage(browser())
 	t.after(() => invitee.context.close())
 	await invitee.page.goto(link)
 	await invitee.page.getByRole('heading', { level: 1, name: `Join ${organization}` }).waitFor()
@@ -92,7 +86,7 @@ test('someone without an account accepts an invitation from the mailed link and 
 
 test("inviting someone who is already a member shows the server's reason in a toast", async (t) => {
 	const owner = await api.signUp({ name: 'Tara Toast' })
-	const { page, context, problems } = await newPage(browser, { account: owner })
+	const { page, context, problems } = await newPage(browser(), { account: owner })
 	t.after(() => context.close())
 
 	const dialog = await openInviteDialog(page)
