@@ -1,0 +1,463 @@
+import type { Property, RowValues, WorkspaceUser } from '@blocksmith/contracts/workspaces.ts'
+import type {
+	DataSourceObjectResponse,
+	FullDataSourceQueryFilter,
+	PageObjectResponse,
+	PartialDataSourceObjectResponse,
+	PropertyItemObjectResponse,
+	QueryDataSourceParameters,
+	UserObjectResponse,
+} from '@notionhq/client'
+import { Client, isFullDataSource, isFullPage } from '@notionhq/client'
+import type { BlobReader, ExternalDatabase, ExternalRow, WorkspaceConnector } from '#src/workspaces/connector.ts'
+import { ConnectorError } from '#src/workspaces/connector.ts'
+import {
+	blobIdsOf,
+	fromPage,
+	fromPropertyItems,
+	plainText,
+	toPageProperties,
+	toProperties,
+	truncatedPropertyIds,
+	valuesMatch,
+} from './notion.properties.ts'
+import type { NotionQueue } from './notion.queue.ts'
+import { toConnectorError } from './notion.queue.ts'
+
+// The Notion side of `WorkspaceConnector`, on API version 2025-09-03 (databases hold data
+// sources; a data source is what we call a database). Every request goes through the rate
+// queue, one request per `queue.run`, so the workspace's budget is shared and a 429 on any
+// request pauses them all.
+
+const pageSize = 100
+/** `single_part` uploads take at most 20 MB; bigger files would need multi-part uploads. */
+const maxSinglePartBytes = 20 * 1024 * 1024
+
+type Timestamp = 'created_time' | 'last_edited_time'
+type QueryFilter = NonNullable<QueryDataSourceParameters['filter']>
+type TimestampFilter = Extract<FullDataSourceQueryFilter, { timestamp: string }>
+
+export type NotionConnectorOptions = {
+	/** An SDK client built with `retry: false`: the queue does the retrying. */
+	client: Client
+	queue: NotionQueue
+	/** The Notion workspace the token belongs to: the rate-limit key. */
+	workspaceKey: string
+	readBlob: BlobReader
+}
+
+/** A Notion SDK client for one token; retries are left to our queue. */
+export function createNotionClient(options: { token: string; baseUrl?: string; timeoutMs?: number }): Client {
+	return new Client({
+		auth: options.token,
+		baseUrl: options.baseUrl,
+		timeoutMs: options.timeoutMs,
+		notionVersion: Client.defaultNotionVersion,
+		retry: false,
+	})
+}
+
+export type NotionOAuthToken = {
+	accessToken: string
+	refreshToken: string | null
+	botId: string
+	workspaceId: string
+	workspaceName: string | null
+	workspaceIcon: string | null
+}
+
+/** Exchanges the code of Notion's OAuth redirect for the workspace bot's token. */
+export async function exchangeOAuthCode(options: {
+	baseUrl?: string
+	clientId: string
+	clientSecret: string
+	code: string
+	redirectUri: string
+}): Promise<NotionOAuthToken> {
+	const client = new Client({ baseUrl: options.baseUrl, retry: false })
+	try {
+		const token = await client.oauth.token({
+			client_id: options.clientId,
+			client_secret: options.clientSecret,
+			grant_type: 'authorization_code',
+			code: options.code,
+			redirect_uri: options.redirectUri,
+		})
+		return {
+			accessToken: token.access_token,
+			refreshToken: token.refresh_token ?? null,
+			botId: token.bot_id,
+			workspaceId: token.workspace_id,
+			workspaceName: token.workspace_name ?? null,
+			workspaceIcon: token.workspace_icon ?? null,
+		}
+	} catch (error) {
+		throw toConnectorError(error)
+	}
+}
+
+function iconOf(icon: DataSourceObjectResponse['icon']): string | null {
+	switch (icon?.type) {
+		case 'emoji':
+			return icon.emoji
+		case 'external':
+			return icon.external.url
+		case 'file':
+			return icon.file.url
+		case 'custom_emoji':
+			return icon.custom_emoji.url
+		default:
+			return null
+	}
+}
+
+export function toExternalDatabase(
+	dataSource: DataSourceObjectResponse | PartialDataSourceObjectResponse,
+): ExternalDatabase {
+	if (!isFullDataSource(dataSource)) {
+		// Partial objects come back when the connection cannot see the parent: no title or icon.
+		return {
+			externalId: dataSource.id,
+			name: 'Untitled',
+			icon: null,
+			url: null,
+			properties: toProperties(dataSource.properties),
+		}
+	}
+	return {
+		externalId: dataSource.id,
+		name: plainText(dataSource.title).trim() || 'Untitled',
+		icon: iconOf(dataSource.icon),
+		url: dataSource.url ?? null,
+		properties: toProperties(dataSource.properties),
+	}
+}
+
+function toUser(user: UserObjectResponse): WorkspaceUser {
+	if (user.type === 'person') {
+		const email = user.person.email ?? null
+		return {
+			id: user.id,
+			name: user.name ?? email ?? 'Unknown',
+			email,
+			avatarUrl: user.avatar_url ?? null,
+			type: 'person',
+		}
+	}
+	return { id: user.id, name: user.name ?? 'Bot', email: null, avatarUrl: user.avatar_url ?? null, type: 'bot' }
+}
+
+/**
+ * Notion stores created/edited times to the minute, so a filter from a precise instant would
+ * miss rows of that same minute: bounds are rounded down (a few extra rows, never one fewer).
+ */
+export function floorToMinute(instant: string): string {
+	const time = Date.parse(instant)
+	if (Number.isNaN(time)) {
+		return instant
+	}
+	return new Date(time - (time % 60_000)).toISOString()
+}
+
+function timestampFilter(timestamp: Timestamp, onOrAfter: string): TimestampFilter {
+	return timestamp === 'created_time'
+		? { timestamp: 'created_time', created_time: { on_or_after: onOrAfter } }
+		: { timestamp: 'last_edited_time', last_edited_time: { on_or_after: onOrAfter } }
+}
+
+function sameId(a: string, b: string): boolean {
+	return a.replaceAll('-', '').toLowerCase() === b.replaceAll('-', '').toLowerCase()
+}
+
+export function createNotionConnector(options: NotionConnectorOptions): WorkspaceConnector {
+	const { client, queue, workspaceKey, readBlob } = options
+
+	/** Reads are idempotent (retried on 5xx); writes are not unless stated. */
+	const call = <T>(request: () => Promise<T>, idempotent = true) => queue.run(workspaceKey, request, { idempotent })
+
+	/**
+	 * Pages of a data source sorted by `timestamp` ascending, surviving Notion's per-query result
+	 * cap: when a query ends `incomplete`, a fresh query starts at the last row's timestamp (a new
+	 * filter has a new budget) and rows seen at the boundary are skipped. Trashed pages are left out.
+	 */
+	async function* walk(
+		dataSourceId: string,
+		timestamp: Timestamp,
+		options: { from?: string; base?: TimestampFilter; filterProperties?: string[]; seen?: Set<string> } = {},
+	): AsyncGenerator<PageObjectResponse[]> {
+		const seen = options.seen ?? new Set<string>()
+		let windowStart = options.from
+		for (;;) {
+			let cursor: string | undefined
+			let limitReached = false
+			let last: string | undefined
+			do {
+				const bound = windowStart ? timestampFilter(timestamp, windowStart) : undefined
+				const filter: QueryFilter | undefined =
+					bound && options.base ? { and: [options.base, bound] } : (bound ?? options.base)
+				const startCursor = cursor
+				const response = await call(() =>
+					client.dataSources.query({
+						data_source_id: dataSourceId,
+						filter_properties: options.filterProperties,
+						sorts: [{ timestamp, direction: 'ascending' }],
+						filter,
+						start_cursor: startCursor,
+						page_size: pageSize,
+					}),
+				)
+				const pages: PageObjectResponse[] = []
+				for (const result of response.results) {
+					if (!isFullPage(result)) {
+						continue
+					}
+					last = result[timestamp]
+					if (result.in_trash || result.archived || seen.has(result.id)) {
+						continue
+					}
+					seen.add(result.id)
+					pages.push(result)
+				}
+				if (pages.length > 0) {
+					yield pages
+				}
+				if (response.request_status?.type === 'incomplete') {
+					limitReached = true
+				}
+				cursor = response.next_cursor ?? undefined
+			} while (cursor)
+			if (!limitReached) {
+				return
+			}
+			if (!last || last === windowStart) {
+				if (timestamp === 'last_edited_time' && last) {
+					// More edits in one minute than a query returns (a bulk edit): finish this minute
+					// onwards in created_time windows instead, which always advance.
+					yield* walk(dataSourceId, 'created_time', {
+						base: timestampFilter('last_edited_time', last),
+						filterProperties: options.filterProperties,
+						seen,
+					})
+					return
+				}
+				throw new ConnectorError(
+					'unavailable',
+					`More rows of this Notion database share the creation time ${String(last)} than one query returns`,
+				)
+			}
+			windowStart = last
+		}
+	}
+
+	/** Every item of a page property, across the property item list's pages. */
+	async function readPropertyItems(pageId: string, propertyId: string): Promise<PropertyItemObjectResponse[]> {
+		const items: PropertyItemObjectResponse[] = []
+		let cursor: string | undefined
+		do {
+			const startCursor = cursor
+			const response = await call(() =>
+				client.pages.properties.retrieve({
+					page_id: pageId,
+					property_id: propertyId,
+					start_cursor: startCursor,
+					page_size: pageSize,
+				}),
+			)
+			if (response.object === 'list') {
+				items.push(...response.results)
+				cursor = response.next_cursor ?? undefined
+			} else {
+				items.push(response)
+				cursor = undefined
+			}
+		} while (cursor)
+		return items
+	}
+
+	/** The row, with relation/people/text values Notion cut at 25 references read in full. */
+	async function toRow(page: PageObjectResponse, properties: Property[]): Promise<ExternalRow> {
+		const row = fromPage(page, properties)
+		const known = new Set(properties.map((property) => property.id))
+		for (const propertyId of truncatedPropertyIds(page)) {
+			if (!known.has(propertyId)) {
+				continue
+			}
+			const value = Object.values(page.properties).find((candidate) => candidate.id === propertyId)
+			if (!value) {
+				continue
+			}
+			const full = fromPropertyItems(value.type, await readPropertyItems(page.id, propertyId))
+			row.values[propertyId] = full
+			if (value.type === 'title' && typeof full === 'string') {
+				row.title = full
+			}
+		}
+		return row
+	}
+
+	async function retrievePage(pageId: string): Promise<PageObjectResponse | null> {
+		try {
+			const page = await call(() => client.pages.retrieve({ page_id: pageId }))
+			return isFullPage(page) ? page : null
+		} catch (error) {
+			if (error instanceof ConnectorError && error.kind === 'not_found') {
+				return null
+			}
+			throw error
+		}
+	}
+
+	/** Uploads the blobs a write attaches, mapping our blob ids to Notion file upload ids. */
+	async function uploadBlobs(values: RowValues, properties: Property[]): Promise<Map<string, string>> {
+		const uploads = new Map<string, string>()
+		for (const blobId of blobIdsOf(values, properties)) {
+			if (uploads.has(blobId)) {
+				continue
+			}
+			const blob = await readBlob(blobId)
+			const property = properties.find((candidate) =>
+				JSON.stringify(values[candidate.id] ?? null).includes(JSON.stringify(blobId)),
+			)
+			if (!blob) {
+				throw new ConnectorError('invalid', `The file ${blobId} is no longer stored`, { property: property?.name })
+			}
+			if (blob.bytes.byteLength > maxSinglePartBytes) {
+				throw new ConnectorError('invalid', `${blob.name} is larger than 20 MB`, { property: property?.name })
+			}
+			// A retried create only leaves an unused upload behind, which Notion expires.
+			const upload = await call(() =>
+				client.fileUploads.create({ mode: 'single_part', filename: blob.name, content_type: blob.contentType }),
+			)
+			const data = new Blob([new Uint8Array(blob.bytes)], { type: blob.contentType })
+			await call(
+				() => client.fileUploads.send({ file_upload_id: upload.id, file: { filename: blob.name, data } }),
+				false,
+			)
+			uploads.set(blobId, upload.id)
+		}
+		return uploads
+	}
+
+	async function pageToRow(
+		page: Awaited<ReturnType<Client['pages']['create']>>,
+		properties: Property[],
+	): Promise<ExternalRow> {
+		const full = isFullPage(page) ? page : await retrievePage(page.id)
+		if (!full) {
+			throw new ConnectorError('not_found', `Notion page ${page.id} disappeared after the write`)
+		}
+		return toRow(full, properties)
+	}
+
+	return {
+		async listDatabases() {
+			const databases: ExternalDatabase[] = []
+			let cursor: string | undefined
+			do {
+				const startCursor = cursor
+				const response = await call(() =>
+					client.search({
+						filter: { property: 'object', value: 'data_source' },
+						start_cursor: startCursor,
+						page_size: pageSize,
+					}),
+				)
+				for (const result of response.results) {
+					if (result.object !== 'data_source') {
+						continue
+					}
+					if (isFullDataSource(result) && (result.in_trash || result.archived)) {
+						continue
+					}
+					databases.push(toExternalDatabase(result))
+				}
+				cursor = response.next_cursor ?? undefined
+			} while (cursor)
+			return databases
+		},
+
+		async getDatabase(externalId) {
+			const dataSource = await call(() => client.dataSources.retrieve({ data_source_id: externalId }))
+			if (isFullDataSource(dataSource) && (dataSource.in_trash || dataSource.archived)) {
+				throw new ConnectorError('not_found', `The Notion database ${externalId} is in the trash`)
+			}
+			return toExternalDatabase(dataSource)
+		},
+
+		async *queryRows(database, queryOptions) {
+			const pages = queryOptions.editedSince
+				? walk(database.externalId, 'last_edited_time', { from: floorToMinute(queryOptions.editedSince) })
+				: walk(database.externalId, 'created_time')
+			for await (const batch of pages) {
+				const rows: ExternalRow[] = []
+				for (const page of batch) {
+					rows.push(await toRow(page, database.properties))
+				}
+				yield rows
+			}
+		},
+
+		async *listRowIds(database) {
+			// Only the title comes back: the ids are all a reconcile needs.
+			for await (const batch of walk(database.externalId, 'created_time', { filterProperties: ['title'] })) {
+				yield batch.map((page) => page.id)
+			}
+		},
+
+		async getRow(database, externalId) {
+			const page = await retrievePage(externalId)
+			if (!page || page.in_trash || page.archived) {
+				return null
+			}
+			const parent = page.parent
+			if (parent.type === 'data_source_id' && !sameId(parent.data_source_id, database.externalId)) {
+				return null
+			}
+			return toRow(page, database.properties)
+		},
+
+		async createRow(database, values) {
+			const uploads = await uploadBlobs(values, database.properties)
+			const properties = toPageProperties(values, database.properties, uploads)
+			// Not idempotent: a lost response is recovered with findCreatedRow, never by a blind retry.
+			const page = await call(
+				() => client.pages.create({ parent: { data_source_id: database.externalId }, properties }),
+				false,
+			)
+			return pageToRow(page, database.properties)
+		},
+
+		async updateRow(database, externalId, values) {
+			const uploads = await uploadBlobs(values, database.properties)
+			const properties = toPageProperties(values, database.properties, uploads)
+			// Setting the same values twice is harmless, so updates are retried like reads.
+			const page = await call(() => client.pages.update({ page_id: externalId, properties }))
+			return pageToRow(page, database.properties)
+		},
+
+		async findCreatedRow(database, since, values) {
+			const pages = walk(database.externalId, 'created_time', { from: floorToMinute(since) })
+			for await (const batch of pages) {
+				for (const page of batch) {
+					const row = await toRow(page, database.properties)
+					if (valuesMatch(row, values, database.properties)) {
+						return row
+					}
+				}
+			}
+			return null
+		},
+
+		async listUsers() {
+			const users: WorkspaceUser[] = []
+			let cursor: string | undefined
+			do {
+				const startCursor = cursor
+				const response = await call(() => client.users.list({ start_cursor: startCursor, page_size: pageSize }))
+				users.push(...response.results.map(toUser))
+				cursor = response.next_cursor ?? undefined
+			} while (cursor)
+			return users
+		},
+	}
+}
