@@ -25,6 +25,8 @@ import { createMailer } from './lib/mail.ts'
 import { createLocalStorage, type Storage } from './lib/storage.ts'
 import { mountApiDocs } from './public/api-docs.ts'
 import { mountWebApp } from './public/web.ts'
+import { createWorkspaces, type Workspaces } from './workspaces/workspaces.module.ts'
+import { createWorkspaceRoutes } from './workspaces/workspaces.routes.ts'
 
 type CspOptions = NonNullable<Parameters<typeof secureHeaders>[0]>['contentSecurityPolicy']
 
@@ -35,6 +37,7 @@ export type AppServices = {
 	jobs: Jobs
 	storage: Storage
 	auth: Auth
+	workspaces: Workspaces
 	/** Set while shutting down: /readyz answers 503 so load balancers stop sending traffic. */
 	state: { isDraining: boolean }
 }
@@ -64,7 +67,19 @@ export function createServices(options: {
 	})
 	const storage = createLocalStorage(path.join(config.dataDir, 'uploads'))
 	const auth = createAuth({ db: database.db, config, mail, log })
-	return { config, database, log, jobs, storage, auth, state: { isDraining: false } }
+	const workspaces = createWorkspaces({
+		db: database.db,
+		jobs,
+		log,
+		storage,
+		publicUrl: config.publicUrl,
+		authSecret: config.authSecret,
+		notion: config.notion,
+		sync: config.sync,
+		writes: config.writes,
+		webhookVerificationToken: config.notion.webhookVerificationToken,
+	})
+	return { config, database, log, jobs, storage, auth, workspaces, state: { isDraining: false } }
 }
 
 export function createApp(services: AppServices) {
@@ -137,6 +152,7 @@ export function createApp(services: AppServices) {
 		}),
 	)
 	app.route('/', createClientLogRoutes({ db }))
+	app.route('/', createWorkspaceRoutes({ auth, workspaces: services.workspaces.deps }))
 
 	app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' })
 	app.doc31('/api/openapi.json', {

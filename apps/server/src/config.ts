@@ -37,6 +37,18 @@ const envSchema = z.object({
 	SESSION_REFRESH_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
 	WEB_DIST_DIR: z.string().min(1).optional(),
 	SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(25_000),
+	NOTION_API_BASE_URL: z
+		.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' })
+		.default('https://api.notion.com'),
+	NOTION_CLIENT_ID: z.string().min(1).optional(),
+	NOTION_CLIENT_SECRET: z.string().min(1).optional(),
+	NOTION_WEBHOOK_VERIFICATION_TOKEN: z.string().min(1).optional(),
+	NOTION_REQUESTS_PER_SECOND: z.coerce.number().min(0.1).max(100).default(3),
+	NOTION_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(60_000),
+	SYNC_INTERVAL_SECONDS: z.coerce.number().int().min(10).default(300),
+	RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(60).default(3600),
+	WRITE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(12),
+	WRITE_RETRY_DELAY_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
 })
 
 export type Config = {
@@ -60,6 +72,18 @@ export type Config = {
 	sessionRefreshIntervalSeconds: number
 	webDistDir: string
 	shutdownTimeoutMs: number
+	notion: {
+		apiBaseUrl: string
+		clientId: string | undefined
+		clientSecret: string | undefined
+		webhookVerificationToken: string | undefined
+		requestsPerSecond: number
+		timeoutMs: number
+	}
+	/** Seconds between incremental syncs, and between reconciles, of each Notion database. */
+	sync: { incrementalSeconds: number; reconcileSeconds: number }
+	/** Deliveries of row writes: attempts before giving up, first retry delay (doubling). */
+	writes: { maxAttempts: number; retryDelaySeconds: number }
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +123,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		sessionRefreshIntervalSeconds: values.SESSION_REFRESH_INTERVAL_SECONDS,
 		webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
 		shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+		notion: {
+			apiBaseUrl: values.NOTION_API_BASE_URL.replace(/\/+$/, ''),
+			clientId: values.NOTION_CLIENT_ID,
+			clientSecret: values.NOTION_CLIENT_SECRET,
+			webhookVerificationToken: values.NOTION_WEBHOOK_VERIFICATION_TOKEN,
+			requestsPerSecond: values.NOTION_REQUESTS_PER_SECOND,
+			timeoutMs: values.NOTION_TIMEOUT_MS,
+		},
+		sync: { incrementalSeconds: values.SYNC_INTERVAL_SECONDS, reconcileSeconds: values.RECONCILE_INTERVAL_SECONDS },
+		writes: { maxAttempts: values.WRITE_MAX_ATTEMPTS, retryDelaySeconds: values.WRITE_RETRY_DELAY_SECONDS },
 	}
 }
 

@@ -3,3 +3,4 @@
 export * from '#src/core/auth/auth.schema.ts'
 export * from '#src/core/uploads/uploads.schema.ts'
 export * from '#src/lib/rate-limit.schema.ts'
+export * from '#src/workspaces/workspaces.schema.ts'

@@ -7,11 +7,18 @@ export type JobQueue<T extends object> = {
 	name: string
 	options: QueueOptions
 	handle: (data: T) => Promise<void>
+	/** A cron expression (UTC): pg-boss then sends the queue an empty job on that schedule, once across instances. */
+	cron?: string
+}
+
+export type SendOptions = {
+	/** Seconds to wait before the job may run. */
+	startAfterSeconds?: number
 }
 
 export type Jobs = {
 	register: <T extends object>(queue: JobQueue<T>) => void
-	send: <T extends object>(queue: JobQueue<T>, data: T) => Promise<string | null>
+	send: <T extends object>(queue: JobQueue<T>, data: T, options?: SendOptions) => Promise<string | null>
 	start: () => Promise<void>
 	/** Stops fetching, waits for running jobs up to `timeoutMs`, then stops. */
 	stop: (timeoutMs: number) => Promise<void>
@@ -36,7 +43,14 @@ export function createJobs(options: { database: Database; log: Logger; pollingIn
 		register: (queue) => {
 			queues.push(queue as unknown as JobQueue<never>)
 		},
-		send: (queue, data) => boss.send(queue.name, data),
+		send: (queue, data, sendOptions) =>
+			boss.send(
+				queue.name,
+				data,
+				sendOptions?.startAfterSeconds
+					? { startAfter: new Date(Date.now() + sendOptions.startAfterSeconds * 1000) }
+					: {},
+			),
 		isRunning: () => isRunning,
 		start: async () => {
 			await boss.start()
@@ -62,6 +76,9 @@ export function createJobs(options: { database: Database; log: Logger; pollingIn
 						}
 					},
 				)
+				if (queue.cron) {
+					await boss.schedule(queue.name, queue.cron)
+				}
 			}
 			isRunning = true
 		},

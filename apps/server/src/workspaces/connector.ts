@@ -1,0 +1,78 @@
+import type { Property, RowValues, WorkspaceUser } from '@blocksmith/contracts/workspaces.ts'
+
+/** A database as its workspace describes it. */
+export type ExternalDatabase = {
+	/** Notion: the data source id. local: our database id. */
+	externalId: string
+	name: string
+	icon: string | null
+	url: string | null
+	properties: Property[]
+}
+
+/** A row as its workspace holds it, values already in our typed form (keyed by property id). */
+export type ExternalRow = {
+	externalId: string
+	values: RowValues
+	title: string
+	url: string | null
+	createdTime: string
+	lastEditedTime: string
+}
+
+/** A stored upload to attach to a `files` property. */
+export type BlobReader = (blobId: string) => Promise<{ name: string; contentType: string; bytes: Uint8Array } | null>
+
+/**
+ * What every workspace can do, whatever holds the data. One contract test suite
+ * (`connector.contract.ts`) runs against each implementation.
+ *
+ * Values passed to `createRow`/`updateRow` have already been validated against the
+ * database's properties (`values.ts`); a connector may still refuse them (Notion's own
+ * validation), and throws `ConnectorError` with `kind: 'invalid'` then.
+ */
+export type WorkspaceConnector = {
+	listDatabases: () => Promise<ExternalDatabase[]>
+	getDatabase: (externalId: string) => Promise<ExternalDatabase>
+	/**
+	 * Rows of one database, in pages, oldest edit first. With `editedSince`, only rows edited at
+	 * or after that instant (ISO); without, every row. Trashed rows are never returned.
+	 */
+	queryRows: (database: ExternalDatabase, options: { editedSince?: string | null }) => AsyncIterable<ExternalRow[]>
+	/** Every live row id of the database, in pages: the reconcile compares them with the mirror. */
+	listRowIds: (database: ExternalDatabase) => AsyncIterable<string[]>
+	/** One row, or null when it was deleted or trashed. */
+	getRow: (database: ExternalDatabase, externalId: string) => Promise<ExternalRow | null>
+	createRow: (database: ExternalDatabase, values: RowValues) => Promise<ExternalRow>
+	updateRow: (database: ExternalDatabase, externalId: string, values: RowValues) => Promise<ExternalRow>
+	/**
+	 * A row created at or after `since` whose values equal `values` on every property given:
+	 * how a retried create finds the row a lost response had already made. Rows in `exclude`
+	 * (already claimed by other deliveries with the same values) are passed over.
+	 */
+	findCreatedRow: (
+		database: ExternalDatabase,
+		since: string,
+		values: RowValues,
+		exclude?: ReadonlySet<string>,
+	) => Promise<ExternalRow | null>
+	listUsers: () => Promise<WorkspaceUser[]>
+}
+
+/**
+ * Why a workspace call failed, so the caller can decide: `invalid` (the values were refused:
+ * do not retry), `not_found`, `unauthorized` (token revoked: the workspace needs reconnecting),
+ * `unavailable` (rate limit, outage, timeout: retry later).
+ */
+export class ConnectorError extends Error {
+	readonly kind: 'invalid' | 'not_found' | 'unauthorized' | 'unavailable'
+	/** For `invalid`: the property the workspace named, when it did. */
+	readonly property: string | undefined
+
+	constructor(kind: ConnectorError['kind'], message: string, options: { property?: string; cause?: unknown } = {}) {
+		super(message, { cause: options.cause })
+		this.name = 'ConnectorError'
+		this.kind = kind
+		this.property = options.property
+	}
+}

@@ -1,0 +1,55 @@
+import type { Db } from '#src/db/client.ts'
+import type { Jobs } from '#src/lib/jobs.ts'
+import type { Logger } from '#src/lib/logger.ts'
+import { createSecretBox } from '#src/lib/secrets.ts'
+import type { Storage } from '#src/lib/storage.ts'
+import { createConnectorFactory } from './workspaces.connectors.ts'
+import type { NotionSettings, SyncSettings, WorkspaceDeps, WriteSettings } from './workspaces.deps.ts'
+import type { PublicScopeResolver, PublicScopes } from './workspaces.public.ts'
+import { createSyncQueues } from './workspaces.sync.ts'
+import { createWriteQueues } from './workspaces.writes.ts'
+
+/**
+ * Builds the workspace layer once: connectors, the Notion rate queue, sync and delivery
+ * queues (registered on `jobs` before it starts), and the registry of public scopes that
+ * modules fill with `registerPublicScope`.
+ */
+export function createWorkspaces(options: {
+	db: Db
+	jobs: Jobs
+	log: Logger
+	storage: Storage
+	publicUrl: string
+	authSecret: string
+	notion: NotionSettings
+	sync: SyncSettings
+	writes: WriteSettings
+	webhookVerificationToken: string | undefined
+}) {
+	const secrets = createSecretBox(options.authSecret)
+	const publicScopes: PublicScopes = new Map()
+	const connectors = createConnectorFactory({
+		db: options.db,
+		secrets,
+		storage: options.storage,
+		notion: options.notion,
+	})
+	const deps: WorkspaceDeps = {
+		...options,
+		secrets,
+		connectors,
+		publicScopes,
+		queues: { ...createSyncQueues(() => deps), ...createWriteQueues(() => deps) },
+	}
+	for (const queue of Object.values(deps.queues)) {
+		options.jobs.register(queue as Parameters<Jobs['register']>[0])
+	}
+	return {
+		deps,
+		registerPublicScope: (kind: string, resolver: PublicScopeResolver) => {
+			publicScopes.set(kind, resolver)
+		},
+	}
+}
+
+export type Workspaces = ReturnType<typeof createWorkspaces>

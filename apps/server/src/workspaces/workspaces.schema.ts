@@ -1,0 +1,148 @@
+import type { Property, RowValues } from '@blocksmith/contracts/workspaces.ts'
+import { sql } from 'drizzle-orm'
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { organizations, users } from '#src/core/auth/auth.schema.ts'
+
+const createdAt = timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+const updatedAt = timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+
+/** A connected workspace: a Notion workspace (through one bot token), or a set of our own databases. */
+export const workspaces = pgTable(
+	'workspaces',
+	{
+		id: text('id').primaryKey(),
+		organizationId: text('organization_id')
+			.notNull()
+			.references(() => organizations.id, { onDelete: 'cascade' }),
+		tool: text('tool', { enum: ['local', 'notion'] }).notNull(),
+		name: text('name').notNull(),
+		icon: text('icon'),
+		status: text('status', { enum: ['connected', 'needs_reauth'] })
+			.notNull()
+			.default('connected'),
+		/** Notion's workspace id; null for local. */
+		externalId: text('external_id'),
+		/** AES-GCM sealed JSON `{ accessToken, refreshToken }` (lib/secrets.ts). */
+		credentials: text('credentials'),
+		createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+		createdAt,
+		updatedAt,
+	},
+	(table) => [
+		index('workspaces_organization_id_idx').on(table.organizationId),
+		index('workspaces_external_id_idx').on(table.externalId),
+	],
+)
+
+/** A database of a workspace (a Notion data source, or a local table), with its schema and sync state. */
+export const workspaceDatabases = pgTable(
+	'workspace_databases',
+	{
+		id: text('id').primaryKey(),
+		organizationId: text('organization_id')
+			.notNull()
+			.references(() => organizations.id, { onDelete: 'cascade' }),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id, { onDelete: 'cascade' }),
+		externalId: text('external_id').notNull(),
+		name: text('name').notNull(),
+		icon: text('icon'),
+		url: text('url'),
+		properties: jsonb('properties').$type<Property[]>().notNull(),
+		syncState: text('sync_state', { enum: ['idle', 'queued', 'running'] })
+			.notNull()
+			.default('idle'),
+		lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+		lastReconciledAt: timestamp('last_reconciled_at', { withTimezone: true }),
+		nextSyncAt: timestamp('next_sync_at', { withTimezone: true }),
+		lastError: text('last_error'),
+		rowCount: integer('row_count').notNull().default(0),
+		/** The newest `last_edited_time` mirrored: the next incremental sync reads from here. */
+		editedCursor: timestamp('edited_cursor', { withTimezone: true, precision: 3 }),
+		createdAt,
+		updatedAt,
+	},
+	(table) => [
+		uniqueIndex('workspace_databases_workspace_external_idx').on(table.workspaceId, table.externalId),
+		index('workspace_databases_organization_id_idx').on(table.organizationId),
+		index('workspace_databases_next_sync_idx').on(table.nextSyncAt),
+	],
+)
+
+/**
+ * Rows of every database: the source of truth for `local` databases, the mirror for Notion.
+ * Values are typed JSON keyed by property id; the title and timestamps are extracted for
+ * lists, sorting and incremental sync.
+ */
+export const workspaceRows = pgTable(
+	'workspace_rows',
+	{
+		id: text('id').primaryKey(),
+		organizationId: text('organization_id')
+			.notNull()
+			.references(() => organizations.id, { onDelete: 'cascade' }),
+		databaseId: text('database_id')
+			.notNull()
+			.references(() => workspaceDatabases.id, { onDelete: 'cascade' }),
+		externalId: text('external_id').notNull(),
+		values: jsonb('values').$type<RowValues>().notNull(),
+		title: text('title').notNull().default(''),
+		url: text('url'),
+		createdTime: timestamp('created_time', { withTimezone: true, precision: 3 }).notNull(),
+		lastEditedTime: timestamp('last_edited_time', { withTimezone: true, precision: 3 }).notNull(),
+		mirroredAt: timestamp('mirrored_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [
+		uniqueIndex('workspace_rows_database_external_idx').on(table.databaseId, table.externalId),
+		index('workspace_rows_database_created_idx').on(table.databaseId, table.createdTime, table.id),
+		index('workspace_rows_organization_id_idx').on(table.organizationId),
+		index('workspace_rows_title_idx').on(table.databaseId, sql`lower(${table.title})`),
+	],
+)
+
+/** A row write waiting for, or past, delivery to its workspace. Stored before any attempt. */
+export const workspaceWrites = pgTable(
+	'workspace_writes',
+	{
+		id: text('id').primaryKey(),
+		organizationId: text('organization_id')
+			.notNull()
+			.references(() => organizations.id, { onDelete: 'cascade' }),
+		workspaceId: text('workspace_id')
+			.notNull()
+			.references(() => workspaces.id, { onDelete: 'cascade' }),
+		databaseId: text('database_id')
+			.notNull()
+			.references(() => workspaceDatabases.id, { onDelete: 'cascade' }),
+		kind: text('kind', { enum: ['create', 'update'] }).notNull(),
+		/** The row's id in the workspace: known from the start for updates, once delivered for creates. */
+		externalRowId: text('external_row_id'),
+		values: jsonb('values').$type<RowValues>().notNull(),
+		state: text('state', { enum: ['pending', 'delivered', 'failed', 'dead'] })
+			.notNull()
+			.default('pending'),
+		attempts: integer('attempts').notNull().default(0),
+		lastError: text('last_error'),
+		source: text('source').notNull(),
+		/** When the first attempt began: a retried create looks for rows made since then. */
+		firstAttemptAt: timestamp('first_attempt_at', { withTimezone: true, precision: 3 }),
+		nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+		/** Held by the delivery in progress, so two workers never deliver one write at once. */
+		lockedUntil: timestamp('locked_until', { withTimezone: true }),
+		deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+		createdAt,
+	},
+	(table) => [
+		index('workspace_writes_workspace_state_idx').on(table.workspaceId, table.state, table.createdAt),
+		index('workspace_writes_database_row_idx').on(table.databaseId, table.externalRowId),
+		index('workspace_writes_organization_id_idx').on(table.organizationId),
+	],
+)
+
+/** Deployment-wide settings learnt at run time (e.g. the Notion webhook verification token). */
+export const workspaceSettings = pgTable('workspace_settings', {
+	key: text('key').primaryKey(),
+	value: text('value').notNull(),
+	updatedAt,
+})

@@ -1,0 +1,365 @@
+import { randomUUID } from 'node:crypto'
+import type { Database, WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
+import { and, count, eq, inArray, lte, ne, or, sql } from 'drizzle-orm'
+import { AppError } from '#src/lib/errors.ts'
+import type { JobQueue } from '#src/lib/jobs.ts'
+import { ConnectorError, type ExternalDatabase, type ExternalRow } from './connector.ts'
+import type { WorkspaceDeps } from './workspaces.deps.ts'
+import { workspaceDatabases, workspaceRows, workspaces } from './workspaces.schema.ts'
+
+// The mirror: Notion databases copied into workspace_rows. A first full sync on connect,
+// incremental syncs by last_edited_time, a slower reconcile that drops deleted and trashed
+// rows, and "sync now". `sync_state` both shows progress and keeps one sync per database.
+
+type SyncMode = 'full' | 'incremental' | 'reconcile'
+type DatabaseRecord = typeof workspaceDatabases.$inferSelect
+type WorkspaceRecord = typeof workspaces.$inferSelect
+
+/** A sync whose worker died is taken up again after this long. */
+const staleSyncMs = 30 * 60 * 1000
+
+export function createSyncQueues(deps: () => WorkspaceDeps) {
+	const discover: JobQueue<{ workspaceId: string }> = {
+		name: 'workspace-discover',
+		options: { retryLimit: 5, retryDelay: 30, retryBackoff: true },
+		handle: async ({ workspaceId }) => discoverDatabases(deps(), workspaceId),
+	}
+	const sync: JobQueue<{ databaseId: string; mode: SyncMode }> = {
+		name: 'workspace-sync',
+		options: { retryLimit: 0 },
+		handle: async ({ databaseId, mode }) => syncDatabase(deps(), databaseId, mode),
+	}
+	const tick: JobQueue<Record<string, never>> = {
+		name: 'workspace-sync-tick',
+		options: { retryLimit: 0 },
+		cron: '* * * * *',
+		handle: async () => queueDueSyncs(deps()),
+	}
+	return { discover, sync, tick }
+}
+
+export type SyncQueues = ReturnType<typeof createSyncQueues>
+
+export async function queueDiscovery(deps: WorkspaceDeps, workspaceId: string): Promise<void> {
+	await deps.jobs.send(deps.queues.discover, { workspaceId })
+}
+
+/** Lists the workspace's databases, records new ones and schema changes, and queues their syncs. */
+export async function discoverDatabases(deps: WorkspaceDeps, workspaceId: string): Promise<void> {
+	const [workspace] = await deps.db.select().from(workspaces).where(eq(workspaces.id, workspaceId))
+	if (!workspace || workspace.tool !== 'notion') {
+		return
+	}
+	let found: ExternalDatabase[]
+	try {
+		found = await deps.connectors.for(workspace).listDatabases()
+	} catch (error) {
+		await noteWorkspaceError(deps, workspace, error)
+		throw error
+	}
+	const existing = await deps.db
+		.select()
+		.from(workspaceDatabases)
+		.where(eq(workspaceDatabases.workspaceId, workspace.id))
+	const idByExternal = new Map(existing.map((record) => [record.externalId, record.id]))
+	for (const database of found) {
+		if (!idByExternal.has(database.externalId)) {
+			idByExternal.set(database.externalId, randomUUID())
+		}
+	}
+	for (const database of found) {
+		const id = idByExternal.get(database.externalId) ?? randomUUID()
+		const properties = withOurRelationIds(database, idByExternal)
+		await deps.db
+			.insert(workspaceDatabases)
+			.values({
+				id,
+				organizationId: workspace.organizationId,
+				workspaceId: workspace.id,
+				externalId: database.externalId,
+				name: database.name,
+				icon: database.icon,
+				url: database.url,
+				properties,
+			})
+			.onConflictDoUpdate({
+				target: [workspaceDatabases.workspaceId, workspaceDatabases.externalId],
+				set: { name: database.name, icon: database.icon, url: database.url, properties, updatedAt: new Date() },
+			})
+		const isNew = !existing.some((record) => record.externalId === database.externalId)
+		if (isNew) {
+			await queueSync(deps, id, 'full')
+		}
+	}
+}
+
+/** Notion names related data sources; we name our own database records. */
+function withOurRelationIds(database: ExternalDatabase, idByExternal: Map<string, string>) {
+	return database.properties.map((property) =>
+		property.type === 'relation' && property.relationDatabaseId
+			? { ...property, relationDatabaseId: idByExternal.get(property.relationDatabaseId) ?? null }
+			: property,
+	)
+}
+
+/** Queues a sync unless one is already queued or running for the database. */
+export async function queueSync(deps: WorkspaceDeps, databaseId: string, mode: SyncMode): Promise<boolean> {
+	const claimed = await deps.db
+		.update(workspaceDatabases)
+		.set({ syncState: 'queued', updatedAt: new Date() })
+		.where(
+			and(
+				eq(workspaceDatabases.id, databaseId),
+				or(
+					eq(workspaceDatabases.syncState, 'idle'),
+					lte(workspaceDatabases.updatedAt, new Date(Date.now() - staleSyncMs)),
+				),
+			),
+		)
+		.returning({ id: workspaceDatabases.id })
+	if (claimed.length === 0) {
+		return false
+	}
+	await deps.jobs.send(deps.queues.sync, { databaseId, mode })
+	return true
+}
+
+/** "Sync now": Notion databases sync at once (new rows, edits and deletions); local ones are always current. */
+export async function syncNow(
+	deps: WorkspaceDeps,
+	ctx: { orgId: string },
+	tool: WorkspaceTool,
+	id: string,
+	toDatabase: (record: DatabaseRecord, tool: WorkspaceTool) => Database,
+): Promise<Database> {
+	const [row] = await deps.db
+		.select({ database: workspaceDatabases, tool: workspaces.tool })
+		.from(workspaceDatabases)
+		.innerJoin(workspaces, eq(workspaces.id, workspaceDatabases.workspaceId))
+		.where(
+			and(eq(workspaceDatabases.id, id), eq(workspaceDatabases.organizationId, ctx.orgId), eq(workspaces.tool, tool)),
+		)
+	if (!row) {
+		throw new AppError('NOT_FOUND', { detail: 'No such database.' })
+	}
+	if (row.tool === 'notion') {
+		await queueSync(deps, row.database.id, row.database.lastSyncedAt ? 'reconcile' : 'full')
+	}
+	const [fresh] = await deps.db.select().from(workspaceDatabases).where(eq(workspaceDatabases.id, id))
+	return toDatabase(fresh ?? row.database, tool)
+}
+
+/** Every minute: queue the syncs that are due, and reconciles where the last one is old. */
+export async function queueDueSyncs(deps: WorkspaceDeps): Promise<void> {
+	const now = new Date()
+	const due = await deps.db
+		.select({ id: workspaceDatabases.id, lastReconciledAt: workspaceDatabases.lastReconciledAt })
+		.from(workspaceDatabases)
+		.innerJoin(workspaces, eq(workspaces.id, workspaceDatabases.workspaceId))
+		.where(
+			and(
+				eq(workspaces.tool, 'notion'),
+				eq(workspaces.status, 'connected'),
+				or(
+					and(eq(workspaceDatabases.syncState, 'idle'), lte(workspaceDatabases.nextSyncAt, now)),
+					and(
+						ne(workspaceDatabases.syncState, 'idle'),
+						lte(workspaceDatabases.updatedAt, new Date(now.getTime() - staleSyncMs)),
+					),
+				),
+			),
+		)
+		.limit(200)
+	for (const database of due) {
+		const reconcileDue =
+			!database.lastReconciledAt ||
+			now.getTime() - database.lastReconciledAt.getTime() >= deps.sync.reconcileSeconds * 1000
+		await queueSync(deps, database.id, reconcileDue ? 'reconcile' : 'incremental')
+	}
+}
+
+async function noteWorkspaceError(deps: WorkspaceDeps, workspace: WorkspaceRecord, error: unknown): Promise<void> {
+	if (error instanceof ConnectorError && error.kind === 'unauthorized') {
+		await deps.db.update(workspaces).set({ status: 'needs_reauth' }).where(eq(workspaces.id, workspace.id))
+	}
+}
+
+async function upsertRows(deps: WorkspaceDeps, database: DatabaseRecord, rows: ExternalRow[]): Promise<void> {
+	if (rows.length === 0) {
+		return
+	}
+	await deps.db
+		.insert(workspaceRows)
+		.values(
+			rows.map((row) => ({
+				id: randomUUID(),
+				organizationId: database.organizationId,
+				databaseId: database.id,
+				externalId: row.externalId,
+				values: row.values,
+				title: row.title,
+				url: row.url,
+				createdTime: new Date(row.createdTime),
+				lastEditedTime: new Date(row.lastEditedTime),
+			})),
+		)
+		.onConflictDoUpdate({
+			target: [workspaceRows.databaseId, workspaceRows.externalId],
+			set: {
+				values: sql`excluded.values`,
+				title: sql`excluded.title`,
+				url: sql`excluded.url`,
+				createdTime: sql`excluded.created_time`,
+				lastEditedTime: sql`excluded.last_edited_time`,
+				mirroredAt: sql`now()`,
+			},
+		})
+}
+
+/** Stores one row that a delivery or a webhook read, as the next sync would. */
+export async function mirrorRow(deps: WorkspaceDeps, database: DatabaseRecord, row: ExternalRow): Promise<void> {
+	await upsertRows(deps, database, [row])
+	await refreshRowCount(deps, database.id)
+}
+
+export async function forgetRow(deps: WorkspaceDeps, database: DatabaseRecord, externalId: string): Promise<void> {
+	await deps.db
+		.delete(workspaceRows)
+		.where(and(eq(workspaceRows.databaseId, database.id), eq(workspaceRows.externalId, externalId)))
+	await refreshRowCount(deps, database.id)
+}
+
+async function refreshRowCount(deps: WorkspaceDeps, databaseId: string): Promise<number> {
+	const [total] = await deps.db
+		.select({ value: count() })
+		.from(workspaceRows)
+		.where(eq(workspaceRows.databaseId, databaseId))
+	const rowCount = total?.value ?? 0
+	await deps.db.update(workspaceDatabases).set({ rowCount }).where(eq(workspaceDatabases.id, databaseId))
+	return rowCount
+}
+
+export async function syncDatabase(deps: WorkspaceDeps, databaseId: string, mode: SyncMode): Promise<void> {
+	const [row] = await deps.db
+		.select({ database: workspaceDatabases, workspace: workspaces })
+		.from(workspaceDatabases)
+		.innerJoin(workspaces, eq(workspaces.id, workspaceDatabases.workspaceId))
+		.where(eq(workspaceDatabases.id, databaseId))
+	if (!row || row.workspace.tool !== 'notion') {
+		return
+	}
+	let { database } = row
+	const { workspace } = row
+	const startedAt = new Date()
+	await deps.db
+		.update(workspaceDatabases)
+		.set({ syncState: 'running', updatedAt: startedAt })
+		.where(eq(workspaceDatabases.id, database.id))
+	const connector = deps.connectors.for(workspace)
+	try {
+		if (mode !== 'incremental') {
+			// The schema may have changed (new property, renamed option); reconciles pick it up.
+			const fresh = await connector.getDatabase(database.externalId)
+			const siblings = await deps.db
+				.select({ id: workspaceDatabases.id, externalId: workspaceDatabases.externalId })
+				.from(workspaceDatabases)
+				.where(eq(workspaceDatabases.workspaceId, workspace.id))
+			const properties = withOurRelationIds(fresh, new Map(siblings.map((s) => [s.externalId, s.id])))
+			;[database = database] = await deps.db
+				.update(workspaceDatabases)
+				.set({ name: fresh.name, icon: fresh.icon, url: fresh.url, properties })
+				.where(eq(workspaceDatabases.id, database.id))
+				.returning()
+		}
+		const external: ExternalDatabase = {
+			externalId: database.externalId,
+			name: database.name,
+			icon: database.icon,
+			url: database.url,
+			properties: database.properties,
+		}
+		const editedSince = mode === 'full' ? null : (database.editedCursor?.toISOString() ?? null)
+		let cursor = database.editedCursor
+		for await (const page of connector.queryRows(external, { editedSince })) {
+			await upsertRows(deps, database, page)
+			for (const item of page) {
+				const edited = new Date(item.lastEditedTime)
+				if (!cursor || edited > cursor) {
+					cursor = edited
+				}
+			}
+		}
+		if (mode !== 'incremental') {
+			await dropVanishedRows(deps, database, connector.listRowIds(external))
+		}
+		const rowCount = await refreshRowCount(deps, database.id)
+		const finishedAt = new Date()
+		await deps.db
+			.update(workspaceDatabases)
+			.set({
+				syncState: 'idle',
+				editedCursor: cursor,
+				lastSyncedAt: finishedAt,
+				...(mode === 'incremental' ? {} : { lastReconciledAt: finishedAt }),
+				nextSyncAt: new Date(finishedAt.getTime() + deps.sync.incrementalSeconds * 1000),
+				lastError: null,
+				rowCount,
+				updatedAt: finishedAt,
+			})
+			.where(eq(workspaceDatabases.id, database.id))
+	} catch (error) {
+		deps.log.warn({ err: error, databaseId: database.id, mode }, 'workspace sync failed')
+		await noteWorkspaceError(deps, workspace, error)
+		const finishedAt = new Date()
+		await deps.db
+			.update(workspaceDatabases)
+			.set({
+				syncState: 'idle',
+				lastError: describeError(error),
+				nextSyncAt: new Date(finishedAt.getTime() + deps.sync.incrementalSeconds * 1000),
+				updatedAt: finishedAt,
+			})
+			.where(eq(workspaceDatabases.id, database.id))
+	}
+}
+
+/** Rows the workspace no longer has (deleted, trashed, moved away) leave the mirror. */
+async function dropVanishedRows(deps: WorkspaceDeps, database: DatabaseRecord, ids: AsyncIterable<string[]>) {
+	const live = new Set<string>()
+	for await (const page of ids) {
+		for (const id of page) {
+			live.add(id)
+		}
+	}
+	let lastId = ''
+	for (;;) {
+		const stored = await deps.db
+			.select({ id: workspaceRows.id, externalId: workspaceRows.externalId })
+			.from(workspaceRows)
+			.where(and(eq(workspaceRows.databaseId, database.id), sql`${workspaceRows.id} > ${lastId}`))
+			.orderBy(workspaceRows.id)
+			.limit(5000)
+		const gone = stored.filter((row) => !live.has(row.externalId)).map((row) => row.id)
+		if (gone.length > 0) {
+			await deps.db.delete(workspaceRows).where(inArray(workspaceRows.id, gone))
+		}
+		const last = stored[stored.length - 1]
+		if (!last || stored.length < 5000) {
+			return
+		}
+		lastId = last.id
+	}
+}
+
+export function describeError(error: unknown): string {
+	if (error instanceof ConnectorError) {
+		const prefix = {
+			invalid: 'Refused by the workspace',
+			not_found: 'Not found in the workspace',
+			unauthorized: 'The workspace no longer accepts our token; reconnect it',
+			unavailable: 'The workspace is not answering',
+		}[error.kind]
+		return `${prefix}: ${error.message}`.slice(0, 1000)
+	}
+	return error instanceof Error ? error.message.slice(0, 1000) : 'Unknown error'
+}
