@@ -80,7 +80,18 @@ export const numberFormats = [
 /** Notion has more currency formats than we name; any other string is kept as it came. */
 export const numberFormatSchema = z.string().min(1).max(40)
 
-export const optionColors = ['default', 'gray', 'brown', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink', 'red'] as const
+export const optionColors = [
+	'default',
+	'gray',
+	'brown',
+	'orange',
+	'yellow',
+	'green',
+	'blue',
+	'purple',
+	'pink',
+	'red',
+] as const
 export const optionColorSchema = z.enum(optionColors)
 export type OptionColor = z.infer<typeof optionColorSchema>
 
@@ -207,7 +218,8 @@ export const workspaceSchema = z.object({
 })
 export type Workspace = z.infer<typeof workspaceSchema>
 
-export const connectWorkspaceSchema = z.discriminatedUnion('tool', [
+// A plain union: zod's discriminated union needs one branch per `tool`, and Notion has two ways in.
+export const connectWorkspaceSchema = z.union([
 	z.object({ tool: z.literal('local'), name: z.string().trim().min(1).max(100) }),
 	z.object({
 		tool: z.literal('notion'),
