@@ -8,7 +8,7 @@ import type {
 	QueryDataSourceParameters,
 	UserObjectResponse,
 } from '@notionhq/client'
-import { Client, isFullDataSource, isFullPage } from '@notionhq/client'
+import { Client, isFullDataSource, isFullPage, LogLevel } from '@notionhq/client'
 import type { BlobReader, ExternalDatabase, ExternalRow, WorkspaceConnector } from '#src/workspaces/connector.ts'
 import { ConnectorError } from '#src/workspaces/connector.ts'
 import {
@@ -54,6 +54,8 @@ export function createNotionClient(options: { token: string; baseUrl?: string; t
 		timeoutMs: options.timeoutMs,
 		notionVersion: Client.defaultNotionVersion,
 		retry: false,
+		// Refused requests are expected (429s, 404s); the queue turns them into ConnectorErrors.
+		logLevel: LogLevel.ERROR,
 	})
 }
 
@@ -74,7 +76,7 @@ export async function exchangeOAuthCode(options: {
 	code: string
 	redirectUri: string
 }): Promise<NotionOAuthToken> {
-	const client = new Client({ baseUrl: options.baseUrl, retry: false })
+	const client = new Client({ baseUrl: options.baseUrl, retry: false, logLevel: LogLevel.ERROR })
 	try {
 		const token = await client.oauth.token({
 			client_id: options.clientId,

@@ -271,6 +271,12 @@ describe('createNotionQueue', () => {
 			propertyFromMessage('body failed validation: body.properties.Client.relation.length should be ≤ `100`'),
 		).toBe('Client')
 		expect(propertyFromMessage('Could not find property with name or id: Budget')).toBe('Budget')
+		expect(propertyFromMessage('Total is a formula property and cannot be written.')).toBe('Total')
+		expect(propertyFromMessage('Invalid status option Done for property Stage.')).toBe('Stage')
+		expect(propertyFromMessage('Invalid select option name for property Kind: commas are not allowed.')).toBe('Kind')
+		expect(propertyFromMessage('Owner: could not find user with ID: 123.')).toBe('Owner')
+		expect(propertyFromMessage('Client: related page abc does not exist in the related data source x.')).toBe('Client')
 		expect(propertyFromMessage('Invalid request URL.')).toBeUndefined()
+		expect(propertyFromMessage('body failed validation: body.parent should be defined.')).toBeUndefined()
 	})
 })

@@ -94,9 +94,11 @@ const propertyPatterns = [
 	/body\.properties\.(.+?)\.(?:title|rich_text|number|url|select|multi_select|status|date|checkbox|email|phone_number|people|files|relation|place|verification|id|name|type)\b/,
 	/^(.+?) is expected to be /,
 	/^(.+?) is not a property that exists/,
-	/Could not find property with name or id: (.+?)\.?$/,
-	/^Invalid (?:select|status|multi_select) option[^:]*(?:for property|on property) "?(.+?)"?[.:]/,
-	/[Pp]roperty "?(.+?)"? (?:is|has|does|cannot|must)/,
+	/^(.+?) is an? [a-z_]+ property\b/,
+	/^Could not find property with name or id: (.+?)\.?$/,
+	/ for property "?(.+?)"?(?:[.:](?: |$)|$)/,
+	/^(.+?): (?:could not find|related page)/,
+	/^Property "?(.+?)"? (?:is|has|does|cannot|must)\b/,
 ]
 
 /** The property Notion's validation message names, when it names one. */
