@@ -14,6 +14,10 @@ export const paths = {
 	portals: '/portals',
 	time: '/time',
 	settings: '/settings',
+	workspaces: '/workspaces',
+	workspace: (id: string) => `/workspaces?workspace=${encodeURIComponent(id)}`,
+	database: (workspaceId: string, databaseId: string) =>
+		`/workspaces/${encodeURIComponent(workspaceId)}/databases/${encodeURIComponent(databaseId)}`,
 	paused: '/paused',
 } as const
 

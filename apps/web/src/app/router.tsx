@@ -66,6 +66,16 @@ export function createAppRouter() {
 									lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.TimePage })),
 								},
 								{
+									path: '/workspaces',
+									lazy: () =>
+										import('#src/workspaces/routes/workspaces-page.tsx').then((m) => ({ Component: m.WorkspacesPage })),
+								},
+								{
+									path: '/workspaces/:workspaceId/databases/:databaseId',
+									lazy: () =>
+										import('#src/workspaces/routes/database-page.tsx').then((m) => ({ Component: m.DatabasePage })),
+								},
+								{
 									path: '/settings',
 									lazy: () => import('./routes/settings-page.tsx').then((m) => ({ Component: m.SettingsPage })),
 								},

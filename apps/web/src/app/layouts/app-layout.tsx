@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import { Home, LogOut, Menu, Settings } from 'lucide-react'
+import { Database, Home, LogOut, Menu, Settings } from 'lucide-react'
 import { useState } from 'react'
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router'
 import { toast } from 'sonner'
@@ -26,6 +26,7 @@ import { useSession, useSessionStore } from '#src/lib/session-context.tsx'
 
 const navigation = [
 	{ name: 'Home', path: paths.home, icon: Home },
+	{ name: 'Workspaces', path: paths.workspaces, icon: Database },
 	...modules.map(({ name, path, icon }) => ({ name, path, icon })),
 	{ name: 'Settings', path: paths.settings, icon: Settings },
 ]

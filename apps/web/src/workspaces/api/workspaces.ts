@@ -1,0 +1,245 @@
+import {
+	type ConnectWorkspace,
+	type ConnectWorkspaceResult,
+	type CreateDatabase,
+	connectWorkspaceResultSchema,
+	type Database,
+	databaseSchema,
+	type Row,
+	type RowFilter,
+	type RowPage,
+	type RowSort,
+	type RowValues,
+	rowPageSchema,
+	rowSchema,
+	type UpdateDatabase,
+	type Workspace,
+	type WorkspaceTool,
+	type WorkspaceUser,
+	type WorkspaceWrite,
+	type WriteState,
+	workspaceSchema,
+	workspaceUserSchema,
+	workspaceWriteSchema,
+} from '@blocksmith/contracts/workspaces.ts'
+import { keepPreviousData, queryOptions } from '@tanstack/react-query'
+import { z } from 'zod'
+import { ApiError, api } from '#src/lib/api-client.ts'
+import { readToken } from '#src/lib/token-store.ts'
+
+// The contracts keep `values` loose (z.unknown) for the wire; the screens read them by property type.
+const databaseListSchema = z.array(databaseSchema) as unknown as z.ZodType<Database[]>
+const databaseOneSchema = databaseSchema as unknown as z.ZodType<Database>
+const rowOneSchema = rowSchema as unknown as z.ZodType<Row>
+const rowPageOneSchema = rowPageSchema as unknown as z.ZodType<RowPage>
+const writeListSchema = z.array(workspaceWriteSchema) as unknown as z.ZodType<WorkspaceWrite[]>
+const writeOneSchema = workspaceWriteSchema as unknown as z.ZodType<WorkspaceWrite>
+
+export type RowsParams = {
+	offset: number
+	limit: number
+	search?: string
+	filters?: RowFilter[]
+	sorts?: RowSort[]
+}
+
+export const workspaceKeys = {
+	all: ['workspaces'] as const,
+	list: ['workspaces', 'list'] as const,
+	databases: (tool: WorkspaceTool, workspaceId: string) => ['workspaces', 'databases', tool, workspaceId] as const,
+	database: (tool: WorkspaceTool, id: string) => ['workspaces', 'database', tool, id] as const,
+	rows: (tool: WorkspaceTool, id: string) => ['workspaces', 'rows', tool, id] as const,
+	rowPage: (tool: WorkspaceTool, id: string, params: RowsParams) => ['workspaces', 'rows', tool, id, params] as const,
+	users: (tool: WorkspaceTool, workspaceId: string) => ['workspaces', 'users', tool, workspaceId] as const,
+	writes: (workspaceId: string, state: WriteState | undefined) => ['workspaces', 'writes', workspaceId, state] as const,
+}
+
+const encode = encodeURIComponent
+
+export const workspacesQuery = queryOptions({
+	queryKey: workspaceKeys.list,
+	queryFn: ({ signal }): Promise<Workspace[]> =>
+		api('/dashboard/workspaces', { schema: z.array(workspaceSchema), signal }),
+})
+
+/** While a sync is queued or running, the list is polled every 2 s so the state moves by itself. */
+export function databasesQuery(tool: WorkspaceTool, workspaceId: string) {
+	return queryOptions({
+		queryKey: workspaceKeys.databases(tool, workspaceId),
+		queryFn: ({ signal }): Promise<Database[]> =>
+			api(`/dashboard/${tool}/databases`, { query: { workspaceId }, schema: databaseListSchema, signal }),
+		refetchInterval: (query) => (query.state.data?.some((database) => isSyncing(database)) ? 2000 : false),
+	})
+}
+
+export function databaseQuery(tool: WorkspaceTool, id: string) {
+	return queryOptions({
+		queryKey: workspaceKeys.database(tool, id),
+		queryFn: ({ signal }): Promise<Database> =>
+			api(`/dashboard/${tool}/databases/${encode(id)}`, { schema: databaseOneSchema, signal }),
+		refetchInterval: (query) => (query.state.data && isSyncing(query.state.data) ? 2000 : false),
+	})
+}
+
+export function rowsQuery(tool: WorkspaceTool, id: string, params: RowsParams) {
+	return queryOptions({
+		queryKey: workspaceKeys.rowPage(tool, id, params),
+		queryFn: ({ signal }): Promise<RowPage> =>
+			api(`/dashboard/${tool}/databases/${encode(id)}/rows`, {
+				query: rowsSearchParams(params),
+				schema: rowPageOneSchema,
+				signal,
+			}),
+		placeholderData: keepPreviousData,
+	})
+}
+
+function rowsSearchParams(params: RowsParams): Record<string, string | number | undefined> {
+	return {
+		offset: params.offset,
+		limit: params.limit,
+		search: params.search?.trim() ? params.search.trim() : undefined,
+		filter: params.filters?.length ? JSON.stringify(params.filters) : undefined,
+		sort: params.sorts?.length ? JSON.stringify(params.sorts) : undefined,
+	}
+}
+
+export function usersQuery(tool: WorkspaceTool, workspaceId: string) {
+	return queryOptions({
+		queryKey: workspaceKeys.users(tool, workspaceId),
+		queryFn: ({ signal }): Promise<WorkspaceUser[]> =>
+			api(`/dashboard/${tool}/users`, { query: { workspaceId }, schema: z.array(workspaceUserSchema), signal }),
+		staleTime: 5 * 60_000,
+	})
+}
+
+export function writesQuery(workspaceId: string, state?: WriteState) {
+	return queryOptions({
+		queryKey: workspaceKeys.writes(workspaceId, state),
+		queryFn: ({ signal }): Promise<WorkspaceWrite[]> =>
+			api(`/dashboard/workspaces/${encode(workspaceId)}/writes`, {
+				query: { state },
+				schema: writeListSchema,
+				signal,
+			}),
+		refetchInterval: (query) => (query.state.data?.some((write) => write.state === 'pending') ? 5000 : false),
+	})
+}
+
+export function isSyncing(database: Database): boolean {
+	return database.sync.state === 'queued' || database.sync.state === 'running'
+}
+
+// ---- workspaces ---------------------------------------------------------------------------
+
+export async function connectWorkspace(input: ConnectWorkspace): Promise<ConnectWorkspaceResult> {
+	return api('/dashboard/workspaces', { json: input, schema: connectWorkspaceResultSchema })
+}
+
+export async function createSampleWorkspace(): Promise<Workspace> {
+	const result = await api('/dashboard/workspaces/sample', {
+		json: {},
+		schema: z.object({ workspace: workspaceSchema }),
+	})
+	return result.workspace
+}
+
+export async function disconnectWorkspace(id: string): Promise<void> {
+	await api(`/dashboard/workspaces/${encode(id)}`, { method: 'DELETE' })
+}
+
+export async function retryWrite(input: { workspaceId: string; writeId: string }): Promise<WorkspaceWrite> {
+	return api(`/dashboard/workspaces/${encode(input.workspaceId)}/writes/${encode(input.writeId)}/retry`, {
+		json: {},
+		schema: writeOneSchema,
+	})
+}
+
+// ---- databases ----------------------------------------------------------------------------
+
+export async function syncDatabase(input: { tool: WorkspaceTool; id: string }): Promise<Database> {
+	return api(`/dashboard/${input.tool}/databases/${encode(input.id)}/sync`, { json: {}, schema: databaseOneSchema })
+}
+
+export async function createDatabase(input: CreateDatabase): Promise<Database> {
+	return api('/dashboard/local/databases', { json: input, schema: databaseOneSchema })
+}
+
+export async function updateDatabase(input: { id: string; changes: UpdateDatabase }): Promise<Database> {
+	return api(`/dashboard/local/databases/${encode(input.id)}`, {
+		method: 'PATCH',
+		json: input.changes,
+		schema: databaseOneSchema,
+	})
+}
+
+export async function deleteDatabase(id: string): Promise<void> {
+	await api(`/dashboard/local/databases/${encode(id)}`, { method: 'DELETE' })
+}
+
+// ---- rows (local) -------------------------------------------------------------------------
+
+export async function createRow(input: { databaseId: string; values: RowValues }): Promise<Row> {
+	return api(`/dashboard/local/databases/${encode(input.databaseId)}/rows`, {
+		json: { values: input.values },
+		schema: rowOneSchema,
+	})
+}
+
+export async function createRows(input: { databaseId: string; rows: { values: RowValues }[] }): Promise<number> {
+	const result = await api(`/dashboard/local/databases/${encode(input.databaseId)}/rows/batch`, {
+		json: { rows: input.rows },
+		schema: z.object({ created: z.number() }),
+	})
+	return result.created
+}
+
+export async function updateRow(input: { databaseId: string; rowId: string; values: RowValues }): Promise<Row> {
+	return api(`/dashboard/local/databases/${encode(input.databaseId)}/rows/${encode(input.rowId)}`, {
+		method: 'PATCH',
+		json: { values: input.values },
+		schema: rowOneSchema,
+	})
+}
+
+export async function deleteRow(input: { databaseId: string; rowId: string }): Promise<void> {
+	await api(`/dashboard/local/databases/${encode(input.databaseId)}/rows/${encode(input.rowId)}`, {
+		method: 'DELETE',
+	})
+}
+
+/** Rows of a database for a relation picker: the first page matching a title search. */
+export async function searchRows(input: { tool: WorkspaceTool; databaseId: string; search: string }): Promise<Row[]> {
+	const page = await api(`/dashboard/${input.tool}/databases/${encode(input.databaseId)}/rows`, {
+		query: rowsSearchParams({ offset: 0, limit: 20, search: input.search }),
+		schema: rowPageOneSchema,
+	})
+	return page.rows
+}
+
+/**
+ * The CSV export, fetched with the bearer header (a token never goes into a URL) and saved
+ * through a blob link.
+ */
+export async function downloadCsv(input: { tool: WorkspaceTool; databaseId: string; name: string }): Promise<void> {
+	const headers = new Headers({ accept: 'text/csv' })
+	const token = readToken()
+	if (token) {
+		headers.set('authorization', `Bearer ${token}`)
+	}
+	const response = await fetch(`/dashboard/${input.tool}/databases/${encode(input.databaseId)}/export.csv`, {
+		headers,
+	})
+	if (!response.ok) {
+		throw new ApiError({ status: response.status, code: 'EXPORT_FAILED', detail: 'The export failed. Try again.' })
+	}
+	const blob = await response.blob()
+	const url = URL.createObjectURL(blob)
+	const link = document.createElement('a')
+	link.href = url
+	link.download = `${input.name.replace(/[\\/:*?"<>|]+/g, '-') || 'export'}.csv`
+	document.body.append(link)
+	link.click()
+	link.remove()
+	setTimeout(() => URL.revokeObjectURL(url), 1000)
+}
