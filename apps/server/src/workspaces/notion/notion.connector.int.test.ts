@@ -294,6 +294,13 @@ describe('Notion connector (fake server)', () => {
 		expect(found?.title).toBe('Lost response')
 		expect(found?.values[id('Amount')]).toBe(77.5)
 		expect(await connector.findCreatedRow(invoices, since, { ...values, [id('Amount')]: 78 })).toBeNull()
+		// A twin made by another delivery is passed over once that delivery claimed its row.
+		const twin = await connector.createRow(invoices, values)
+		const first = found?.externalId ?? ''
+		expect((await connector.findCreatedRow(invoices, since, values, new Set([first])))?.externalId).toBe(
+			twin.externalId,
+		)
+		expect(await connector.findCreatedRow(invoices, since, values, new Set([first, twin.externalId]))).toBeNull()
 	})
 
 	it('exchanges an OAuth code for a token', async () => {
@@ -327,5 +334,32 @@ describe('Notion connector (fake server)', () => {
 				redirectUri,
 			}),
 		).rejects.toBeInstanceOf(ConnectorError)
+	})
+})
+
+describe('Notion connector with minute timestamps (as Notion keeps them)', () => {
+	it('finds a lost create even when `since` falls later in the same minute', async () => {
+		const minuteFake = await createFakeNotion({ timestampPrecisionMs: 60_000 })
+		try {
+			const source = minuteFake.addDataSource({ title: 'Leads', properties: { Name: { title: {} } } })
+			const connector = createNotionConnector({
+				client: createNotionClient({ token: minuteFake.token, baseUrl: minuteFake.url }),
+				queue: createNotionQueue({ requestsPerSecond: 1000, burst: 1000 }),
+				workspaceKey: minuteFake.workspace.id,
+				readBlob: async () => null,
+			})
+			const database = await connector.getDatabase(String(source.id))
+			const values = { title: 'Jane from the form' }
+			minuteFake.setClock('2026-04-01T10:00:30.000Z')
+			const created = await connector.createRow(database, values)
+			// Notion says 10:00:00; a caller asking from 10:00:20 must still find it.
+			expect(created.createdTime).toBe('2026-04-01T10:00:00.000Z')
+			const found = await connector.findCreatedRow(database, '2026-04-01T10:00:20.000Z', values)
+			expect(found?.externalId).toBe(created.externalId)
+			const edited = await collect(connector.queryRows(database, { editedSince: '2026-04-01T10:00:20.000Z' }))
+			expect(edited.map((row) => row.externalId)).toEqual([created.externalId])
+		} finally {
+			await minuteFake.close()
+		}
 	})
 })

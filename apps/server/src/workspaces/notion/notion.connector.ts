@@ -318,7 +318,7 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 			}
 			const blob = await readBlob(blobId)
 			const property = properties.find((candidate) =>
-				JSON.stringify(values[candidate.id] ?? null).includes(JSON.stringify(blobId)),
+				blobIdsOf({ [candidate.id]: values[candidate.id] ?? null }, [candidate]).includes(blobId),
 			)
 			if (!blob) {
 				throw new ConnectorError('invalid', `The file ${blobId} is no longer stored`, { property: property?.name })
@@ -437,10 +437,14 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 			return pageToRow(page, database.properties)
 		},
 
-		async findCreatedRow(database, since, values) {
+		async findCreatedRow(database, since, values, exclude) {
+			const claimed = [...(exclude ?? [])]
 			const pages = walk(database.externalId, 'created_time', { from: floorToMinute(since) })
 			for await (const batch of pages) {
 				for (const page of batch) {
+					if (claimed.some((id) => sameId(id, page.id))) {
+						continue
+					}
 					const row = await toRow(page, database.properties)
 					if (valuesMatch(row, values, database.properties)) {
 						return row
