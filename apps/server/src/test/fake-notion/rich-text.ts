@@ -2,10 +2,10 @@ import { type NotionApiError, validationError } from './errors.ts'
 
 export type JsonObject = Record<string, unknown>
 
-export const RICH_TEXT_CONTENT_LIMIT = 2000
-export const RICH_TEXT_ARRAY_LIMIT = 100
+const RICH_TEXT_CONTENT_LIMIT = 2000
+const RICH_TEXT_ARRAY_LIMIT = 100
 export const URL_LIMIT = 2000
-export const EQUATION_LIMIT = 1000
+const EQUATION_LIMIT = 1000
 
 export function isRecord(value: unknown): value is JsonObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -10,7 +10,7 @@ import {
 	URL_LIMIT,
 } from './rich-text.ts'
 
-export const REFERENCE_LIMIT = 25
+const REFERENCE_LIMIT = 25
 const LIST_LIMIT = 100
 const EMAIL_PHONE_LIMIT = 200
 
@@ -111,8 +111,6 @@ export type PropertyDefinition = Record<string, unknown> & {
 	compute?: (row: FormulaRow) => FormulaValue
 }
 
-export type Clock = () => number
-
 const PROPERTY_TYPES = [
 	'title',
 	'rich_text',
@@ -185,7 +183,7 @@ function requestValueType(value: JsonObject): string | undefined {
 }
 
 export type StoreOptions = {
-	now: Clock
+	now: () => number
 	/** Created/edited times are truncated to this many milliseconds (Notion itself keeps minutes). */
 	timestampPrecisionMs: number
 	botId: string
