@@ -113,9 +113,7 @@ function iconOf(icon: DataSourceObjectResponse['icon']): string | null {
 	}
 }
 
-export function toExternalDatabase(
-	dataSource: DataSourceObjectResponse | PartialDataSourceObjectResponse,
-): ExternalDatabase {
+function toExternalDatabase(dataSource: DataSourceObjectResponse | PartialDataSourceObjectResponse): ExternalDatabase {
 	if (!isFullDataSource(dataSource)) {
 		// Partial objects come back when the connection cannot see the parent: no title or icon.
 		return {
@@ -153,7 +151,7 @@ function toUser(user: UserObjectResponse): WorkspaceUser {
  * Notion stores created/edited times to the minute, so a filter from a precise instant would
  * miss rows of that same minute: bounds are rounded down (a few extra rows, never one fewer).
  */
-export function floorToMinute(instant: string): string {
+function floorToMinute(instant: string): string {
 	const time = Date.parse(instant)
 	if (Number.isNaN(time)) {
 		return instant

@@ -23,7 +23,7 @@ import { ConnectorError } from '#src/workspaces/connector.ts'
 // Nothing here talks to the network, so every rule is unit-tested with literal Notion shapes.
 
 export type NotionPropertyConfig = DataSourceObjectResponse['properties'][string]
-export type NotionPageProperty = PageObjectResponse['properties'][string]
+type NotionPageProperty = PageObjectResponse['properties'][string]
 export type NotionPageProperties = NonNullable<CreatePageParameters['properties']>
 type NotionPropertyRequest = NotionPageProperties[string]
 type RollupResponse = Extract<NotionPageProperty, { type: 'rollup' }>['rollup']
@@ -31,7 +31,7 @@ type RollupElement = Extract<RollupResponse, { type: 'array' }>['array'][number]
 type NotionDate = { start: string; end: string | null; time_zone: string | null }
 
 /** Notion's documented request limits (developers.notion.com/reference/request-limits). */
-export const notionLimits = {
+const notionLimits = {
 	richTextItemChars: 2000,
 	richTextItems: 100,
 	urlChars: 2000,
@@ -253,7 +253,7 @@ function findPageProperty(page: PageObjectResponse, property: Property): NotionP
 }
 
 /** The row's plain title text ('' when it has none). */
-export function pageTitle(page: PageObjectResponse): string {
+function pageTitle(page: PageObjectResponse): string {
 	for (const value of Object.values(page.properties)) {
 		if (value.type === 'title') {
 			return plainText(value.title)
