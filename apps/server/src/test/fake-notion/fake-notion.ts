@@ -1020,9 +1020,9 @@ export function controlFakeNotion(url: string) {
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify(args),
 			})
-			const body = (await response.json()) as { result?: unknown; error?: string }
+			const body = (await response.json()) as { result?: unknown; error?: string; message?: string }
 			if (!response.ok) {
-				throw new Error(body.error ?? `Control ${name} failed with ${response.status}`)
+				throw new Error(body.error ?? body.message ?? `Control ${name} failed with ${response.status}`)
 			}
 			return body.result
 		},
