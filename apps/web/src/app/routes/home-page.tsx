@@ -1,15 +1,18 @@
 import { useQuery } from '@tanstack/react-query'
-import { ArrowRight } from 'lucide-react'
+import { ArrowRight, Database } from 'lucide-react'
 import { Link } from 'react-router'
 import { modules } from '#src/app/modules.ts'
+import { paths } from '#src/app/paths.ts'
 import { Badge } from '#src/components/ui/badge.tsx'
 import { Card, CardDescription, CardHeader, CardTitle } from '#src/components/ui/card.tsx'
 import { orgDetailsQuery } from '#src/core/teams/api/teams.ts'
 import { useSession } from '#src/lib/session-context.tsx'
+import { workspacesQuery } from '#src/workspaces/api/workspaces.ts'
 
 export function HomePage() {
 	const { user } = useSession()
 	const org = useQuery(orgDetailsQuery)
+	const workspaces = useQuery(workspacesQuery)
 	const firstName = user?.name.split(' ')[0] ?? ''
 	const daysLeft = org.data?.trialEndsAt
 		? Math.max(0, Math.ceil((new Date(org.data.trialEndsAt).getTime() - Date.now()) / 86_400_000))
@@ -28,6 +31,12 @@ export function HomePage() {
 					</Badge>
 				) : null}
 			</div>
+			{workspaces.data ? (
+				<WorkspacesCard
+					count={workspaces.data.length}
+					databases={workspaces.data.reduce((sum, workspace) => sum + workspace.databasesCount, 0)}
+				/>
+			) : null}
 			<ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
 				{modules.map(({ key, name, path, icon: Icon, summary }) => (
 					<li key={key}>
@@ -52,5 +61,39 @@ export function HomePage() {
 				))}
 			</ul>
 		</div>
+	)
+}
+
+/** Where the data comes from: the first step for a new user, a shortcut afterwards. */
+function WorkspacesCard({ count, databases }: { count: number; databases: number }) {
+	const isEmpty = count === 0
+	return (
+		<Link
+			to={paths.workspaces}
+			className="group block rounded-xl focus-visible:outline-2 focus-visible:outline-ring focus-visible:outline-offset-2"
+		>
+			<Card
+				className={
+					isEmpty
+						? 'border-primary/30 bg-primary/5 transition-colors group-hover:bg-primary/10'
+						: 'transition-colors group-hover:border-primary/40 group-hover:bg-accent/30'
+				}
+			>
+				<CardHeader className="grid-cols-[auto_minmax(0,1fr)] gap-x-4">
+					<div className="row-span-2 flex size-10 items-center justify-center rounded-lg bg-primary/10 text-primary">
+						<Database aria-hidden className="size-5" />
+					</div>
+					<CardTitle className="col-start-2 flex items-center gap-1.5">
+						{isEmpty ? 'Start with data' : 'Workspaces'}
+						<ArrowRight aria-hidden className="size-4 opacity-0 transition-opacity group-hover:opacity-100" />
+					</CardTitle>
+					<CardDescription className="col-start-2">
+						{isEmpty
+							? 'Connect Notion, start a local workspace, or create a sample workspace in one click to try every module.'
+							: `${count} ${count === 1 ? 'workspace' : 'workspaces'} · ${databases} ${databases === 1 ? 'database' : 'databases'} that the modules read and write.`}
+					</CardDescription>
+				</CardHeader>
+			</Card>
+		</Link>
 	)
 }

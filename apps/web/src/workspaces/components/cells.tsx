@@ -253,6 +253,8 @@ type EditableCellProps = {
 	rowLabel: string
 	/** A field error from the server for this cell. */
 	error?: string | undefined
+	/** Opens the editor at once (the title of a row just added). */
+	startsEditing?: boolean
 	onSave: (value: PropertyValue) => void
 }
 
@@ -317,12 +319,12 @@ const inputTypes: Partial<Record<Property['type'], string>> = { url: 'url', emai
 
 /** Title, text, number, URL, e-mail and phone: an input; Enter saves, Escape cancels, leaving saves. */
 function TextCell(props: EditableCellProps) {
-	const { property, value, onSave } = props
-	const [draft, setDraft] = useState<string | null>(null)
-	const [problem, setProblem] = useState<string | null>(null)
-	const buttonRef = useRef<HTMLButtonElement>(null)
+	const { property, value, onSave, startsEditing = false } = props
 	const isNumber = property.type === 'number'
 	const current = isNumber ? (typeof value === 'number' ? String(value) : '') : asString(value)
+	const [draft, setDraft] = useState<string | null>(startsEditing ? current : null)
+	const [problem, setProblem] = useState<string | null>(null)
+	const buttonRef = useRef<HTMLButtonElement>(null)
 
 	function finish(shouldSave: boolean): void {
 		if (draft === null) {

@@ -25,7 +25,7 @@ type RowsTableProps = {
 	isEditable: boolean
 	sorts: readonly RowSort[]
 	onSortsChange: (sorts: RowSort[]) => void
-	/** A row just added: highlighted so it is easy to find. */
+	/** A row just added: highlighted, with its title open for typing. */
 	highlightedRowId?: string | null
 }
 
@@ -125,6 +125,7 @@ export function RowsTable({ database, rows, isEditable, sorts, onSortsChange, hi
 		mutationFn: deleteRow,
 		onSuccess: async () => {
 			await queryClient.invalidateQueries({ queryKey: workspaceKeys.rows(database.tool, database.id) })
+			await queryClient.invalidateQueries({ queryKey: workspaceKeys.database(database.tool, database.id) })
 			toast.success('The row was deleted.')
 		},
 	})
@@ -195,6 +196,7 @@ export function RowsTable({ database, rows, isEditable, sorts, onSortsChange, hi
 											value={row.values[property.id]}
 											rowLabel={row.title}
 											error={writer.errorOf(row.id, property.id)}
+											startsEditing={row.id === highlightedRowId && property.type === 'title'}
 											onSave={(value) => writer.write(row.id, property.id, value)}
 										/>
 									) : (

@@ -120,7 +120,16 @@ function formatDatePart(iso: string): string {
 }
 
 export function formatDate(value: DateValue): string {
-	return value.end ? `${formatDatePart(value.start)} → ${formatDatePart(value.end)}` : formatDatePart(value.start)
+	if (!value.end) {
+		return formatDatePart(value.start)
+	}
+	// Same day, both with a time: "Jan 26, 2026, 1:00 PM → 2:15 PM".
+	const start = new Date(value.start)
+	const end = new Date(value.end)
+	if (hasTime(value.start) && hasTime(value.end) && start.toDateString() === end.toDateString()) {
+		return `${formatDatePart(value.start)} → ${end.toLocaleTimeString(undefined, { timeStyle: 'short' })}`
+	}
+	return `${formatDatePart(value.start)} → ${formatDatePart(value.end)}`
 }
 
 export function formatDateTime(iso: string): string {

@@ -71,7 +71,14 @@ export function DatabasePage() {
 			/>
 		)
 	}
-	return <DatabaseEditor tool={workspace.tool} workspaceId={workspaceId} databaseId={databaseId} />
+	return (
+		<DatabaseEditor
+			tool={workspace.tool}
+			workspaceId={workspaceId}
+			workspaceName={workspace.name}
+			databaseId={databaseId}
+		/>
+	)
 }
 
 function PageSkeleton() {
@@ -87,10 +94,12 @@ function PageSkeleton() {
 function DatabaseEditor({
 	tool,
 	workspaceId,
+	workspaceName,
 	databaseId,
 }: {
 	tool: WorkspaceTool
 	workspaceId: string
+	workspaceName: string
 	databaseId: string
 }) {
 	const queryClient = useQueryClient()
@@ -141,7 +150,7 @@ function DatabaseEditor({
 				page ? { ...page, rows: [row, ...page.rows], total: page.total + 1 } : page,
 			)
 			setHighlightedRowId(row.id)
-			toast.success('Row added. It is at the top of this page.')
+			void queryClient.invalidateQueries({ queryKey: workspaceKeys.database(tool, databaseId) })
 		},
 	})
 	const exportCsv = useMutation({
@@ -181,15 +190,20 @@ function DatabaseEditor({
 	const total = page?.total ?? 0
 	const lastOffset = total > 0 ? Math.floor((total - 1) / limit) * limit : 0
 	const isFiltered = Boolean(search.trim()) || filters.length > 0
+	// Unfiltered, the page's total is the freshest count; filtered, the database's own.
+	const rowCount = page && !isFiltered ? total : data.sync.rowCount
 
 	return (
 		<div className="grid grid-cols-1 gap-5">
 			<div className="grid gap-3">
 				<nav aria-label="Breadcrumb" className="text-muted-foreground text-sm">
-					<Link to={`${paths.workspaces}?workspace=${encodeURIComponent(workspaceId)}`} className="hover:underline">
+					<Link to={paths.workspaces} className="hover:underline">
 						Workspaces
 					</Link>
 					<span aria-hidden> / </span>
+					<Link to={paths.workspace(workspaceId)} className="hover:underline">
+						{workspaceName}
+					</Link>
 				</nav>
 				<div className="flex flex-wrap items-start justify-between gap-4">
 					<div className="grid gap-1">
@@ -200,8 +214,7 @@ function DatabaseEditor({
 						<div className="flex flex-wrap items-center gap-2 text-sm">
 							<Badge variant={isLocal ? 'neutral' : 'primary'}>{isLocal ? 'Built-in' : 'Notion'}</Badge>
 							<span className="text-muted-foreground">
-								{numberFormat.format(data.sync.rowCount || total)}{' '}
-								{(data.sync.rowCount || total) === 1 ? 'row' : 'rows'}
+								{numberFormat.format(rowCount)} {rowCount === 1 ? 'row' : 'rows'}
 							</span>
 							{isLocal ? null : <SyncStatus database={data} />}
 						</div>
