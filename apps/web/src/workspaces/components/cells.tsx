@@ -534,10 +534,12 @@ function DateCell(props: EditableCellProps) {
 	const [hasEnd, setHasEnd] = useState(false)
 	const [start, setStart] = useState('')
 	const [end, setEnd] = useState('')
+	const [problem, setProblem] = useState<string | null>(null)
 	const formId = useId()
 
 	useEffect(() => {
 		if (isOpen) {
+			setProblem(null)
 			const withTime = (current?.start.length ?? 0) > 10
 			setHasTime(withTime)
 			setHasEnd(Boolean(current?.end))
@@ -563,6 +565,10 @@ function DateCell(props: EditableCellProps) {
 			onSave(null)
 		} else {
 			const endValue = hasEnd ? toValue(end) : null
+			if (endValue && new Date(endValue).getTime() < new Date(startValue).getTime()) {
+				setProblem('The end is before the start.')
+				return
+			}
 			const next: DateValue = {
 				start: startValue,
 				end: endValue,
@@ -636,6 +642,11 @@ function DateCell(props: EditableCellProps) {
 							Include time
 						</label>
 					</div>
+					{problem ? (
+						<p className="text-error text-xs" role="alert">
+							{problem}
+						</p>
+					) : null}
 					<div className="flex justify-between gap-2">
 						<Button
 							variant="ghost"

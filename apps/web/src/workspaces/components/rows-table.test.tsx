@@ -27,6 +27,16 @@ const database: Database = {
 				{ id: 'o2', name: 'Won', color: 'green' },
 			],
 		},
+		{
+			id: 'tags',
+			name: 'Tags',
+			type: 'multi_select',
+			options: [
+				{ id: 't1', name: 'web', color: 'gray' },
+				{ id: 't2', name: 'seo', color: 'red' },
+			],
+		},
+		{ id: 'due', name: 'Due', type: 'date' },
 		{ id: 'created', name: 'Created', type: 'created_time' },
 	],
 	sync: { state: 'idle', lastSyncedAt: null, nextSyncAt: null, lastError: null, rowCount: 1 },
@@ -37,7 +47,7 @@ const row: Row = {
 	externalId: 'r1',
 	title: 'Acme',
 	url: null,
-	values: { name: 'Acme', amount: 10, paid: false, stage: 'Lead', created: '2024-05-01T10:00:00.000Z' },
+	values: { name: 'Acme', amount: 10, paid: false, stage: 'Lead', tags: ['web'], due: null, created: '2024-05-01T10:00:00.000Z' },
 	createdTime: '2024-05-01T10:00:00.000Z',
 	lastEditedTime: '2024-05-01T10:00:00.000Z',
 }
@@ -161,5 +171,30 @@ describe('the rows table', () => {
 		const cell = (await screen.findByRole('alert')).closest('td') as HTMLElement
 		expect(within(cell).getByText('Must be 100 or less')).toBeInTheDocument()
 		expect(within(cell).getByRole('button', { name: 'Amount of Acme: 10' })).toBeInTheDocument()
+	})
+
+	test('a multi-select toggles one option and keeps the others', async () => {
+		const { user, fetchMock } = setup(() => json({ ...row, values: { ...row.values, tags: ['web', 'seo'] } }))
+		await user.click(screen.getByRole('button', { name: 'Tags of Acme: web' }))
+		await user.click(await screen.findByRole('menuitemcheckbox', { name: 'seo' }))
+		expect(patchBody(fetchMock).body).toEqual({ values: { tags: ['web', 'seo'] } })
+	})
+
+	test('a date is saved as YYYY-MM-DD; an end before the start is refused', async () => {
+		const { user, fetchMock } = setup(() =>
+			json({ ...row, values: { ...row.values, due: { start: '2026-07-01', end: null, timeZone: null } } }),
+		)
+		await user.click(screen.getByRole('button', { name: 'Due of Acme: empty' }))
+		const dialog = await screen.findByRole('dialog', { name: 'Due' })
+		await user.type(within(dialog).getByLabelText('Date'), '2026-07-01')
+		await user.click(within(dialog).getByRole('checkbox', { name: 'End date' }))
+		await user.type(within(dialog).getByLabelText('End'), '2026-06-01')
+		await user.click(within(dialog).getByRole('button', { name: 'Save' }))
+		expect(within(dialog).getByRole('alert')).toHaveTextContent('The end is before the start.')
+		expect(fetchMock).not.toHaveBeenCalled()
+
+		await user.click(within(dialog).getByRole('checkbox', { name: 'End date' }))
+		await user.click(within(dialog).getByRole('button', { name: 'Save' }))
+		expect(patchBody(fetchMock).body).toEqual({ values: { due: { start: '2026-07-01', end: null, timeZone: null } } })
 	})
 })
