@@ -11,7 +11,7 @@ export type JobQueue<T extends object> = {
 	cron?: string
 }
 
-export type SendOptions = {
+type SendOptions = {
 	/** Seconds to wait before the job may run. */
 	startAfterSeconds?: number
 }

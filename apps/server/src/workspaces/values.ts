@@ -15,7 +15,7 @@ import { AppError } from '#src/lib/errors.ts'
  * 200-character e-mails and phone numbers), so a value accepted here is never refused there
  * for its size.
  */
-export const valueLimits = {
+const valueLimits = {
 	textChars: 200_000,
 	listItems: 100,
 	urlChars: 2000,
@@ -271,24 +271,6 @@ export function validateRowValues(properties: Property[], values: Record<string,
 		})
 	}
 	return result
-}
-
-/** The value a property holds when a row never set it. */
-export function emptyValue(property: Property): PropertyValue {
-	switch (property.type) {
-		case 'title':
-		case 'rich_text':
-			return ''
-		case 'checkbox':
-			return false
-		case 'multi_select':
-		case 'people':
-		case 'relation':
-		case 'files':
-			return []
-		default:
-			return null
-	}
 }
 
 /** The row's title as plain text. */

@@ -11,7 +11,7 @@ import type { workspaces } from './workspaces.schema.ts'
 
 type WorkspaceRecord = typeof workspaces.$inferSelect
 
-export type NotionCredentials = { accessToken: string; refreshToken: string | null }
+type NotionCredentials = { accessToken: string; refreshToken: string | null }
 
 export type ConnectorFactory = {
 	for: (workspace: WorkspaceRecord) => WorkspaceConnector

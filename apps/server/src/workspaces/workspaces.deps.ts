@@ -1,12 +1,9 @@
 import type { Db } from '#src/db/client.ts'
-import type { Jobs } from '#src/lib/jobs.ts'
+import type { JobQueue, Jobs } from '#src/lib/jobs.ts'
 import type { Logger } from '#src/lib/logger.ts'
 import type { SecretBox } from '#src/lib/secrets.ts'
 import type { Storage } from '#src/lib/storage.ts'
 import type { ConnectorFactory } from './workspaces.connectors.ts'
-import type { PublicScopes } from './workspaces.public.ts'
-import type { SyncQueues } from './workspaces.sync.ts'
-import type { WriteQueues } from './workspaces.writes.ts'
 
 export type NotionSettings = {
 	/** Notion's API origin; the fake server's in tests and demos. */
@@ -32,6 +29,28 @@ export type WriteSettings = {
 	retryDelaySeconds: number
 }
 
+export type SyncMode = 'full' | 'incremental' | 'reconcile'
+
+/** The workspace layer's job queues (defined in workspaces.sync.ts and workspaces.writes.ts). */
+type WorkspaceQueues = {
+	discover: JobQueue<{ workspaceId: string }>
+	sync: JobQueue<{ databaseId: string; mode: SyncMode }>
+	tick: JobQueue<Record<string, never>>
+	deliver: JobQueue<{ writeId: string }>
+	sweep: JobQueue<Record<string, never>>
+}
+
+/** What a published object (form, chart, portal) lets anonymous visitors read; see workspaces.public.ts. */
+export type PublicGrant = {
+	orgId: string
+	/** Database id → the property ids the object exposes. */
+	databases: Map<string, string[]>
+	/** The workspace whose people the object may list (a form with a people field), or null. */
+	peopleWorkspaceId: string | null
+}
+
+export type PublicScopeResolver = (db: Db, objectId: string) => Promise<PublicGrant | null>
+
 /** What the workspace services need, built once in `createWorkspaces`. */
 export type WorkspaceDeps = {
 	db: Db
@@ -45,8 +64,9 @@ export type WorkspaceDeps = {
 	sync: SyncSettings
 	writes: WriteSettings
 	connectors: ConnectorFactory
-	queues: SyncQueues & WriteQueues
-	publicScopes: PublicScopes
+	queues: WorkspaceQueues
+	/** Resolvers by kind of published object (`form`, `chart`, …). */
+	publicScopes: Map<string, PublicScopeResolver>
 	/** From NOTION_WEBHOOK_VERIFICATION_TOKEN; else the one learnt at the handshake is used. */
 	webhookVerificationToken: string | undefined
 }

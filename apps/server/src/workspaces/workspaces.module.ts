@@ -4,8 +4,13 @@ import type { Logger } from '#src/lib/logger.ts'
 import { createSecretBox } from '#src/lib/secrets.ts'
 import type { Storage } from '#src/lib/storage.ts'
 import { createConnectorFactory } from './workspaces.connectors.ts'
-import type { NotionSettings, SyncSettings, WorkspaceDeps, WriteSettings } from './workspaces.deps.ts'
-import type { PublicScopeResolver, PublicScopes } from './workspaces.public.ts'
+import type {
+	NotionSettings,
+	PublicScopeResolver,
+	SyncSettings,
+	WorkspaceDeps,
+	WriteSettings,
+} from './workspaces.deps.ts'
 import { createSyncQueues } from './workspaces.sync.ts'
 import { createWriteQueues } from './workspaces.writes.ts'
 
@@ -27,7 +32,7 @@ export function createWorkspaces(options: {
 	webhookVerificationToken: string | undefined
 }) {
 	const secrets = createSecretBox(options.authSecret)
-	const publicScopes: PublicScopes = new Map()
+	const publicScopes = new Map<string, PublicScopeResolver>()
 	const connectors = createConnectorFactory({
 		db: options.db,
 		secrets,

@@ -1,25 +1,12 @@
 import type { PublicDatabase, WorkspaceTool, WorkspaceUser } from '@blocksmith/contracts/workspaces.ts'
 import { and, asc, eq, ilike } from 'drizzle-orm'
-import type { Db } from '#src/db/client.ts'
 import { AppError } from '#src/lib/errors.ts'
-import type { WorkspaceDeps } from './workspaces.deps.ts'
+import type { PublicGrant, WorkspaceDeps } from './workspaces.deps.ts'
 import { workspaceDatabases, workspaceRows, workspaces } from './workspaces.schema.ts'
 
 // Scoped public reads: a published object (a form, a chart, a portal) decides what anonymous
 // visitors may read of a workspace — which databases, which properties, whether its people.
 // Modules register a resolver for their kind; a scope nobody grants reads as 404.
-
-export type PublicGrant = {
-	orgId: string
-	/** Database id → the property ids the object exposes. */
-	databases: Map<string, string[]>
-	/** The workspace whose people the object may list (a form with a people field), or null. */
-	peopleWorkspaceId: string | null
-}
-
-export type PublicScopeResolver = (db: Db, objectId: string) => Promise<PublicGrant | null>
-
-export type PublicScopes = Map<string, PublicScopeResolver>
 
 const choicesLimit = 100
 

@@ -55,11 +55,7 @@ export async function listWorkspaces(ctx: WorkspaceCtx): Promise<Workspace[]> {
 	return rows.map((row) => toWorkspace(row.workspace, row.databases))
 }
 
-export async function getWorkspaceRecord(
-	ctx: WorkspaceCtx,
-	id: string,
-	tool?: WorkspaceTool,
-): Promise<WorkspaceRecord> {
+async function getWorkspaceRecord(ctx: WorkspaceCtx, id: string, tool?: WorkspaceTool): Promise<WorkspaceRecord> {
 	const [record] = await ctx.db
 		.select()
 		.from(workspaces)
@@ -263,7 +259,7 @@ export async function listDatabases(ctx: WorkspaceCtx, tool: WorkspaceTool, work
 	return rows.map((row) => toDatabase(row.database, tool))
 }
 
-export async function getDatabaseRecords(ctx: WorkspaceCtx, tool: WorkspaceTool, id: string) {
+async function getDatabaseRecords(ctx: WorkspaceCtx, tool: WorkspaceTool, id: string) {
 	const [row] = await ctx.db
 		.select({ database: workspaceDatabases, workspace: workspaces })
 		.from(workspaceDatabases)
@@ -403,7 +399,7 @@ export async function deleteLocalDatabase(ctx: WorkspaceCtx, id: string): Promis
 
 // ---- rows ---------------------------------------------------------------------------------
 
-export function toRow(record: RowRecord): Row {
+function toRow(record: RowRecord): Row {
 	return { id: record.id, ...toExternalRow(record) }
 }
 
@@ -515,7 +511,7 @@ export async function deleteLocalRow(ctx: WorkspaceCtx, id: string, rowId: strin
 	})
 }
 
-export function externalDatabaseOf(database: DatabaseRecord) {
+function externalDatabaseOf(database: DatabaseRecord) {
 	return {
 		externalId: database.externalId,
 		name: database.name,

@@ -4,14 +4,13 @@ import { and, count, eq, inArray, lte, ne, or, sql } from 'drizzle-orm'
 import { AppError } from '#src/lib/errors.ts'
 import type { JobQueue } from '#src/lib/jobs.ts'
 import { ConnectorError, type ExternalDatabase, type ExternalRow } from './connector.ts'
-import type { WorkspaceDeps } from './workspaces.deps.ts'
+import type { SyncMode, WorkspaceDeps } from './workspaces.deps.ts'
 import { workspaceDatabases, workspaceRows, workspaces } from './workspaces.schema.ts'
 
 // The mirror: Notion databases copied into workspace_rows. A first full sync on connect,
 // incremental syncs by last_edited_time, a slower reconcile that drops deleted and trashed
 // rows, and "sync now". `sync_state` both shows progress and keeps one sync per database.
 
-type SyncMode = 'full' | 'incremental' | 'reconcile'
 type DatabaseRecord = typeof workspaceDatabases.$inferSelect
 type WorkspaceRecord = typeof workspaces.$inferSelect
 
@@ -38,14 +37,12 @@ export function createSyncQueues(deps: () => WorkspaceDeps) {
 	return { discover, sync, tick }
 }
 
-export type SyncQueues = ReturnType<typeof createSyncQueues>
-
 export async function queueDiscovery(deps: WorkspaceDeps, workspaceId: string): Promise<void> {
 	await deps.jobs.send(deps.queues.discover, { workspaceId })
 }
 
 /** Lists the workspace's databases, records new ones and schema changes, and queues their syncs. */
-export async function discoverDatabases(deps: WorkspaceDeps, workspaceId: string): Promise<void> {
+async function discoverDatabases(deps: WorkspaceDeps, workspaceId: string): Promise<void> {
 	const [workspace] = await deps.db.select().from(workspaces).where(eq(workspaces.id, workspaceId))
 	if (!workspace || workspace.tool !== 'notion') {
 		return
@@ -150,7 +147,7 @@ export async function syncNow(
 }
 
 /** Every minute: queue the syncs that are due, and reconciles where the last one is old. */
-export async function queueDueSyncs(deps: WorkspaceDeps): Promise<void> {
+async function queueDueSyncs(deps: WorkspaceDeps): Promise<void> {
 	const now = new Date()
 	const due = await deps.db
 		.select({ id: workspaceDatabases.id, lastReconciledAt: workspaceDatabases.lastReconciledAt })
@@ -219,13 +216,6 @@ async function upsertRows(deps: WorkspaceDeps, database: DatabaseRecord, rows: E
 /** Stores one row that a delivery or a webhook read, as the next sync would. */
 export async function mirrorRow(deps: WorkspaceDeps, database: DatabaseRecord, row: ExternalRow): Promise<void> {
 	await upsertRows(deps, database, [row])
-	await refreshRowCount(deps, database.id)
-}
-
-export async function forgetRow(deps: WorkspaceDeps, database: DatabaseRecord, externalId: string): Promise<void> {
-	await deps.db
-		.delete(workspaceRows)
-		.where(and(eq(workspaceRows.databaseId, database.id), eq(workspaceRows.externalId, externalId)))
 	await refreshRowCount(deps, database.id)
 }
 

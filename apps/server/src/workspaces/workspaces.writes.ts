@@ -36,9 +36,7 @@ export function createWriteQueues(deps: () => WorkspaceDeps) {
 	return { deliver, sweep }
 }
 
-export type WriteQueues = ReturnType<typeof createWriteQueues>
-
-export function toWrite(record: WriteRecord, rowId: string | null): WorkspaceWrite {
+function toWrite(record: WriteRecord, rowId: string | null): WorkspaceWrite {
 	return {
 		id: record.id,
 		workspaceId: record.workspaceId,
@@ -140,7 +138,7 @@ export async function listWrites(
 	return rows.map((row) => toWrite(row.write, row.rowId))
 }
 
-export async function getWrite(ctx: WorkspaceCtx, writeId: string): Promise<WorkspaceWrite> {
+async function getWrite(ctx: WorkspaceCtx, writeId: string): Promise<WorkspaceWrite> {
 	const [record] = await ctx.db
 		.select()
 		.from(workspaceWrites)
@@ -195,7 +193,7 @@ async function claim(deps: WorkspaceDeps, writeId: string): Promise<WriteRecord 
 	return record
 }
 
-export async function deliverWrite(deps: WorkspaceDeps, writeId: string): Promise<void> {
+async function deliverWrite(deps: WorkspaceDeps, writeId: string): Promise<void> {
 	const write = await claim(deps, writeId)
 	if (!write) {
 		return
@@ -283,7 +281,7 @@ async function recordFailure(deps: WorkspaceDeps, write: WriteRecord, workspaceI
  * Every minute: writes whose job was lost (the process died between storing and queueing,
  * or during an attempt) are queued again once their lease or retry time has passed.
  */
-export async function sweepWrites(deps: WorkspaceDeps): Promise<void> {
+async function sweepWrites(deps: WorkspaceDeps): Promise<void> {
 	const now = new Date()
 	const stale = new Date(now.getTime() - 60_000)
 	const orphans = await deps.db
