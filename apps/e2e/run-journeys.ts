@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process'
 import { globSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { createFakeNotion } from '../server/src/test/fake-notion/fake-notion.ts'
 import { startAnalyticsStub } from './analytics-stub.ts'
 import { findChromium } from './chromium.ts'
 import { buildWebIfStale, runNode, type ServerUnderTest, startServer } from './server-process.ts'
@@ -51,9 +52,17 @@ if (!(await buildWebIfStale(children))) {
 const failures: string[] = []
 const dataDir = mkdtempSync(path.join(tmpdir(), 'blocksmith-e2e-'))
 const analytics = await startAnalyticsStub()
+// Notion cannot be reached from here: the journeys connect the fake Notion API instead, through
+// the same OAuth screens and official SDK the product uses with Notion.
+const notion = await createFakeNotion({ seed: true, oauth: { clientId: 'e2e-client', clientSecret: 'e2e-secret' } })
 let server: ServerUnderTest | undefined
 try {
-	server = await startServer({ dataDir, analyticsScriptUrl: analytics.url, children })
+	server = await startServer({
+		dataDir,
+		analyticsScriptUrl: analytics.url,
+		notion: { apiBaseUrl: notion.url, clientId: 'e2e-client', clientSecret: 'e2e-secret' },
+		children,
+	})
 	const code = await runNode(
 		['--test', '--test-reporter=spec', '--test-timeout=180000', `--test-concurrency=${concurrency}`, ...journeys],
 		e2eDir,
@@ -63,6 +72,7 @@ try {
 			DATA_DIR: dataDir,
 			CHROMIUM_PATH: chromium.path,
 			ANALYTICS_URL: analytics.url,
+			FAKE_NOTION_URL: notion.url,
 		},
 		children,
 	)
@@ -77,6 +87,7 @@ try {
 		failures.push(problem)
 	}
 	await analytics.close()
+	await notion.close()
 	rmSync(dataDir, { recursive: true, force: true })
 }
 

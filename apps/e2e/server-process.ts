@@ -84,6 +84,8 @@ export type ServerUnderTest = {
 export async function startServer(options: {
 	dataDir: string
 	analyticsScriptUrl?: string
+	/** A Notion-compatible API (the fake server) and the OAuth client the server should use there. */
+	notion?: { apiBaseUrl: string; clientId: string; clientSecret: string }
 	/** The caller's running children, so a Ctrl-C can stop the server while it starts. */
 	children?: Set<ChildProcess>
 }): Promise<ServerUnderTest> {
@@ -110,6 +112,11 @@ export async function startServer(options: {
 		env.ANALYTICS_SCRIPT_URL = options.analyticsScriptUrl
 	} else {
 		delete env.ANALYTICS_SCRIPT_URL
+	}
+	if (options.notion) {
+		env.NOTION_API_BASE_URL = options.notion.apiBaseUrl
+		env.NOTION_CLIENT_ID = options.notion.clientId
+		env.NOTION_CLIENT_SECRET = options.notion.clientSecret
 	}
 	// Always a fresh embedded database, and mail written to DATA_DIR/mail where journeys read it.
 	delete env.DATABASE_URL

@@ -607,7 +607,12 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 		if (!upload?.data) {
 			return c.text('Not found', 404)
 		}
-		return new Response(upload.data, { headers: { 'content-type': upload.contentType ?? 'application/octet-stream' } })
+		// An ArrayBuffer copy satisfies both Node's and the DOM's BodyInit (the journeys type-check this file with DOM).
+		const body = upload.data.buffer.slice(
+			upload.data.byteOffset,
+			upload.data.byteOffset + upload.data.byteLength,
+		) as ArrayBuffer
+		return new Response(body, { headers: { 'content-type': upload.contentType ?? 'application/octet-stream' } })
 	})
 
 	// --- OAuth -------------------------------------------------------------------------------------------------
