@@ -147,10 +147,10 @@ export function ValueView({
 			const ids = asStringList(value)
 			return ids.length ? (
 				<span className="flex gap-1">
-					{ids.slice(0, 5).map((id) => (
+					{ids.slice(0, 3).map((id) => (
 						<Chip key={id}>{relationTitle(property.relationDatabaseId, id) ?? 'Linked row'}</Chip>
 					))}
-					{ids.length > 5 ? <Chip>+{ids.length - 5}</Chip> : null}
+					{ids.length > 3 ? <Chip>+{ids.length - 3}</Chip> : null}
 				</span>
 			) : (
 				empty

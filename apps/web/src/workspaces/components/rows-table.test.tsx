@@ -47,7 +47,15 @@ const row: Row = {
 	externalId: 'r1',
 	title: 'Acme',
 	url: null,
-	values: { name: 'Acme', amount: 10, paid: false, stage: 'Lead', tags: ['web'], due: null, created: '2024-05-01T10:00:00.000Z' },
+	values: {
+		name: 'Acme',
+		amount: 10,
+		paid: false,
+		stage: 'Lead',
+		tags: ['web'],
+		due: null,
+		created: '2024-05-01T10:00:00.000Z',
+	},
 	createdTime: '2024-05-01T10:00:00.000Z',
 	lastEditedTime: '2024-05-01T10:00:00.000Z',
 }

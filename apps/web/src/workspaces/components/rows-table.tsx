@@ -150,7 +150,10 @@ export function RowsTable({ database, rows, isEditable, sorts, onSortsChange, hi
 								>
 									<button
 										type="button"
-										className="group inline-flex h-8 w-full items-center gap-1.5 rounded-sm px-1.5 hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-hidden"
+										className={cn(
+											'group inline-flex h-8 w-full items-center gap-1.5 rounded-sm px-1.5 hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-hidden',
+											property.type === 'number' && 'justify-end',
+										)}
 										title={`${typeLabels[property.type]} · click to sort`}
 										onClick={() => onSortsChange(nextSort(sorts, property.id))}
 									>
@@ -186,7 +189,7 @@ export function RowsTable({ database, rows, isEditable, sorts, onSortsChange, hi
 								<td
 									key={property.id}
 									className={cn(
-										'max-w-96 whitespace-nowrap border-r px-1 py-0.5 align-middle last:border-r-0',
+										'max-w-96 overflow-hidden whitespace-nowrap border-r px-1 py-0.5 align-middle last:border-r-0',
 										property.type === 'number' && 'text-right',
 									)}
 								>

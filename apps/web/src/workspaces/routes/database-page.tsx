@@ -408,7 +408,17 @@ function useRelationTitles(tool: WorkspaceTool, properties: readonly Property[])
 	const titles = useMemo(() => {
 		const map = new Map<string, Map<string, string>>()
 		targets.forEach((id, index) => {
-			map.set(id, new Map(results[index]?.data?.rows.map((row) => [row.id, row.title || 'Untitled']) ?? []))
+			// Local relations hold our row ids; Notion's hold page ids (the rows' external ids).
+			const rows = results[index]?.data?.rows ?? []
+			map.set(
+				id,
+				new Map(
+					rows.flatMap((row) => [
+						[row.id, row.title || 'Untitled'] as const,
+						[row.externalId, row.title || 'Untitled'] as const,
+					]),
+				),
+			)
 		})
 		return map
 	}, [signature, targets.join(',')])
