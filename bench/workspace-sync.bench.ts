@@ -1,0 +1,601 @@
+// The Notion mirror's sync against the fake Notion server rate-limited as Notion is (3 requests/s):
+// a first full sync of a 10,000-row data source, an incremental sync after 50 edits, and a
+// reconcile. The workspace layer runs in this process on a fresh PGlite database, as the server
+// builds it (createServices, pg-boss jobs started), and syncs go through the real jobs. The
+// baseline is the rate limit's ceiling: 3 requests/s × 100 rows per page = 300 rows/s.
+// Figures go to stdout and to bench/results/.
+import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { createServices } from '../apps/server/src/app.ts'
+import { loadConfig } from '../apps/server/src/config.ts'
+import { type Database, openDatabase } from '../apps/server/src/db/client.ts'
+import { createLogger } from '../apps/server/src/lib/logger.ts'
+import {
+	createFakeNotion,
+	type FakeNotion,
+	type RequestLogEntry,
+} from '../apps/server/src/test/fake-notion/fake-notion.ts'
+import type { PropertyDefinition } from '../apps/server/src/test/fake-notion/store.ts'
+import type { WorkspaceConnector } from '../apps/server/src/workspaces/connector.ts'
+import { connectNotionToken } from '../apps/server/src/workspaces/workspaces.service.ts'
+import { queueSync } from '../apps/server/src/workspaces/workspaces.sync.ts'
+
+const repoRoot = path.resolve(import.meta.dirname, '..')
+const resultsFile = path.join(import.meta.dirname, 'results/workspace-sync.json')
+
+const settings = {
+	rows: positiveIntegerFromEnv('BENCH_ROWS', 10_000),
+	edits: 50,
+	trashed: 5,
+	requestsPerSecond: 3,
+	burst: 3,
+	pageSize: 100,
+	/** The reconcile re-lists every id (~35 s at 3 requests/s); BENCH_RECONCILE=0 leaves it out. */
+	reconcile: process.env.BENCH_RECONCILE !== '0',
+	/** Notion keeps created and edited times to the minute; the fake does the same here. */
+	timestampPrecisionMs: 60_000,
+}
+const ceilingRowsPerSecond = settings.requestsPerSecond * settings.pageSize
+const stages = ['Lead', 'Qualified', 'Proposal', 'Negotiation', 'Won', 'Lost']
+
+type SyncRow = { sync_state: string; last_synced_at: Date | null; last_error: string | null; row_count: number }
+/** One connector call of a sync, as the wrapper below saw it: walks are timed from first pull to last page. */
+type Span = { call: string; dataSourceId: string; startedAt: number; endedAt: number; pages: number; items: number }
+type Phase = {
+	name: string
+	seconds: number
+	/** Rows the sync read (and upserted) from Notion's query pages. */
+	rowsRead: number
+	/** Ids the sync listed to find vanished rows (full syncs and reconciles). */
+	idsListed: number
+	/** Rows in the mirror afterwards. */
+	rowsMirrored: number
+	rowsPerSecond: number
+	requests: number
+	rateLimited: number
+	byRoute: Record<string, number>
+	calls: { call: string; seconds: number; pages: number; items: number }[]
+}
+
+// Everything started is undone here, newest first, on success, on failure and on Ctrl-C.
+const cleanups: Array<() => Promise<void> | void> = []
+let isInterrupted = false
+
+function onCleanup(undo: () => Promise<void> | void): () => Promise<void> {
+	let isDone = false
+	const run = async () => {
+		if (isDone) {
+			return
+		}
+		isDone = true
+		const index = cleanups.indexOf(run)
+		if (index >= 0) {
+			cleanups.splice(index, 1)
+		}
+		await undo()
+	}
+	cleanups.push(run)
+	return run
+}
+
+async function runCleanups(): Promise<void> {
+	for (let cleanup = cleanups.pop(); cleanup; cleanup = cleanups.pop()) {
+		try {
+			await cleanup()
+		} catch (error) {
+			console.error('cleanup failed:', error)
+		}
+	}
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.once(signal, () => {
+		isInterrupted = true
+		void runCleanups().finally(() => process.exit(130))
+	})
+}
+
+async function main(): Promise<number> {
+	const nodeMajor = Number(process.versions.node.split('.')[0])
+	if (nodeMajor < 22) {
+		console.error(`Node ${process.versions.node} is too old for the server code; run it with \`npm run bench\`.`)
+		return 1
+	}
+	const startedAt = new Date()
+	const loadAverageAtStart = os.loadavg()[0] ?? 0
+	progress(
+		`${settings.rows.toLocaleString('en-US')} rows at ${settings.requestsPerSecond} requests/s (burst ${settings.burst}); ${os.cpus().length} CPUs`,
+	)
+
+	const fake = await createFakeNotion({ timestampPrecisionMs: settings.timestampPrecisionMs })
+	onCleanup(() => fake.close())
+	const seedStart = performance.now()
+	const seeded = seedFake(fake)
+	progress(`fake Notion seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`)
+	fake.setRateLimit({ requestsPerSecond: settings.requestsPerSecond, burst: settings.burst })
+
+	const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bs-bench-'))
+	onCleanup(() => rmSync(dataDir, { recursive: true, force: true }))
+	const database = await openDatabase({ dataDir })
+	onCleanup(() => database.close())
+	const config = loadConfig({
+		NODE_ENV: 'production',
+		DATA_DIR: dataDir,
+		AUTH_SECRET: randomBytes(32).toString('hex'),
+		PUBLIC_URL: 'http://127.0.0.1:3000',
+		LOG_LEVEL: 'error',
+		NOTION_API_BASE_URL: fake.url,
+		NOTION_REQUESTS_PER_SECOND: String(settings.requestsPerSecond),
+	})
+	const services = createServices({ config, database, log: createLogger(config.logLevel) })
+	const spans = observeConnectors(services.workspaces.deps)
+	await services.jobs.start()
+	onCleanup(() => services.jobs.stop(5000))
+
+	const { orgId, userId } = await createAccount(database)
+	const ctx = { ...services.workspaces.deps, orgId, userId }
+
+	// (a) Connect by token: discovery and the first full syncs run as jobs, as after a real connect.
+	progress('full sync: connecting the workspace (discovery and first syncs run as jobs)')
+	const connectAt = Date.now()
+	const fullFrom = mark(fake, spans)
+	const workspace = await connectNotionToken(ctx, fake.token)
+	const dealsId = await waitFor('discovery', async () => (await databaseIdOf(database, seeded.deals)) ?? undefined)
+	const full = await waitForSync(database, dealsId, null)
+	const fullPhase = phase('full sync', fake, fullFrom, spans, seeded.deals, full)
+	const connectedSeconds = (full.syncedAt - connectAt) / 1000
+	const mirrored = await countRows(database, dealsId)
+	if (mirrored !== settings.rows) {
+		throw new Error(`the full sync mirrored ${mirrored} rows, expected ${settings.rows}`)
+	}
+	progress(`full sync: ${fullPhase.seconds.toFixed(1)} s, ${fullPhase.requests} requests`)
+
+	// (b) 50 pages edited in Notion later on, then an incremental sync.
+	fake.advanceClock(10 * 60_000)
+	const edited = seeded.pageIds.filter((_, index) => index % Math.floor(settings.rows / settings.edits) === 7)
+	const editedAmounts = new Map<string, number>()
+	for (const [index, pageId] of edited.slice(0, settings.edits).entries()) {
+		const amount = 900_000 + index
+		fake.editPage(pageId, { Amount: { number: amount }, Stage: { select: { name: 'Won' } } })
+		editedAmounts.set(pageId, amount)
+		fake.advanceClock(1000)
+	}
+	progress(`incremental sync after ${editedAmounts.size} edits`)
+	const incrementalFrom = mark(fake, spans)
+	await queueSync(ctx, dealsId, 'incremental')
+	const incremental = await waitForSync(database, dealsId, full.syncedAt)
+	const incrementalPhase = phase('incremental sync', fake, incrementalFrom, spans, seeded.deals, incremental)
+	await checkEdits(database, dealsId, editedAmounts)
+
+	// (c) A reconcile after a few pages went to the trash: it re-lists every id to notice them.
+	let reconcilePhase: Phase | undefined
+	if (settings.reconcile) {
+		const trashed = seeded.pageIds.slice(100, 100 + settings.trashed)
+		for (const pageId of trashed) {
+			fake.trashPage(pageId)
+		}
+		fake.advanceClock(1000)
+		progress(`reconcile after ${trashed.length} pages were trashed`)
+		const reconcileFrom = mark(fake, spans)
+		await queueSync(ctx, dealsId, 'reconcile')
+		const reconcile = await waitForSync(database, dealsId, incremental.syncedAt)
+		reconcilePhase = phase('reconcile', fake, reconcileFrom, spans, seeded.deals, reconcile)
+		const left = await countRows(database, dealsId)
+		if (left !== settings.rows - trashed.length) {
+			throw new Error(`the reconcile left ${left} rows, expected ${settings.rows - trashed.length}`)
+		}
+	}
+
+	const phases = [fullPhase, incrementalPhase, reconcilePhase].filter((entry) => entry !== undefined)
+	printTable(phases)
+	const rowWalk = fullPhase.calls.find((call) => call.call === 'queryRows')
+	const rowWalkRowsPerSecond = rowWalk ? settings.rows / rowWalk.seconds : 0
+	console.log(
+		`ceiling ${ceilingRowsPerSecond} rows/s (${settings.requestsPerSecond} requests/s × ${settings.pageSize} rows per page); ` +
+			`full sync ${fullPhase.rowsPerSecond.toFixed(0)} rows/s = ${(fullPhase.rowsPerSecond / ceilingRowsPerSecond).toFixed(2)} of it; ` +
+			`its row walk alone ${rowWalkRowsPerSecond.toFixed(0)} rows/s = ${(rowWalkRowsPerSecond / ceilingRowsPerSecond).toFixed(2)}`,
+	)
+	console.log(
+		`connect → ${settings.rows.toLocaleString('en-US')} rows mirrored: ${connectedSeconds.toFixed(1)} s ` +
+			`(includes discovery, the small Clients database's sync and job pick-up)`,
+	)
+
+	const report = {
+		benchmark: 'workspace-sync',
+		description:
+			'Notion mirror sync through the real jobs against the fake Notion server at 3 requests/s: full sync, incremental after edits, reconcile',
+		date: startedAt.toISOString(),
+		machine: {
+			cpus: os.cpus().length,
+			cpuModel: os.cpus()[0]?.model ?? 'unknown',
+			memoryGiB: round(os.totalmem() / 2 ** 30, 1),
+			platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+			loadAverageAtStart: round(loadAverageAtStart, 2),
+		},
+		node: process.versions.node,
+		commit: gitCommit(),
+		settings: { ...settings, database: 'PGlite', properties: seeded.propertyCount },
+		baseline: { ceilingRowsPerSecond, why: 'requests/s × rows per query page: no sync can read rows faster' },
+		workspaceId: workspace.id,
+		full: {
+			...fullPhase,
+			ratioToCeiling: round(fullPhase.rowsPerSecond / ceilingRowsPerSecond, 3),
+			rowWalkRowsPerSecond: round(rowWalkRowsPerSecond, 1),
+			rowWalkRatioToCeiling: round(rowWalkRowsPerSecond / ceilingRowsPerSecond, 3),
+			connectToMirroredSeconds: round(connectedSeconds, 2),
+		},
+		incremental: { ...incrementalPhase, edits: editedAmounts.size },
+		...(reconcilePhase ? { reconcile: { ...reconcilePhase, trashed: settings.trashed } } : { reconcile: 'skipped' }),
+	}
+	mkdirSync(path.dirname(resultsFile), { recursive: true })
+	writeFileSync(resultsFile, `${JSON.stringify(report, null, '\t')}\n`)
+	console.log(`written to ${path.relative(repoRoot, resultsFile)}`)
+	return 0
+}
+
+/**
+ * Users, a small Clients data source (the target of a relation) and the Deals data source with
+ * every common property type, `settings.rows` rows a second apart ending now. Values vary
+ * with the row, as real ones do; relations and people stay under Notion's 25 per value, so no
+ * row needs the extra property-item requests.
+ */
+function seedFake(fake: FakeNotion) {
+	const users = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Edsger Dijkstra'].map(
+		(name) => fake.addUser({ name, email: `${name.split(' ')[0]?.toLowerCase()}@example.com` }).id as string,
+	)
+	const clients = fake.addDataSource({
+		title: 'Clients',
+		properties: { Name: { title: {} }, Country: { select: { options: [{ name: 'NL' }, { name: 'DE' }] } } },
+	}).id as string
+	const clientIds = fake.addPages(clients, 40, {
+		properties: (index) => ({ Name: { title: [{ text: { content: `Client ${index + 1}` } }] } }),
+	})
+	const properties: Record<string, PropertyDefinition> = {
+		Name: { title: {} },
+		Stage: { select: { options: stages.map((name) => ({ name })) } },
+		Status: { status: { options: [{ name: 'Not started' }, { name: 'In progress' }, { name: 'Done' }] } },
+		Tags: { multi_select: { options: [{ name: 'Retainer' }, { name: 'Rush' }, { name: 'Fixed price' }] } },
+		Amount: { number: { format: 'euro' } },
+		Probability: { number: { format: 'percent' } },
+		'Close date': { date: {} },
+		Owner: { people: {} },
+		Client: { relation: { data_source_id: clients, type: 'single_property', single_property: {} } },
+		Signed: { checkbox: {} },
+		Website: { url: {} },
+		'Billing email': { email: {} },
+		Phone: { phone_number: {} },
+		Contract: { files: {} },
+		Notes: { rich_text: {} },
+		'Deal no.': { unique_id: { prefix: 'DL' } },
+		Weighted: {
+			formula: { expression: 'prop("Amount") * prop("Probability")' },
+			compute: (row) => ({
+				type: 'number',
+				number: Math.round((row.number('Amount') ?? 0) * (row.number('Probability') ?? 0) * 100) / 100,
+			}),
+		},
+		Created: { created_time: {} },
+		'Created by': { created_by: {} },
+		'Last edited': { last_edited_time: {} },
+		'Last edited by': { last_edited_by: {} },
+	}
+	const deals = fake.addDataSource({ title: 'Deals', properties }).id as string
+	const text = (content: string) => [{ text: { content } }]
+	const pageIds = fake.addPages(deals, settings.rows, {
+		spacingMs: 1000,
+		properties: (index) => ({
+			Name: { title: text(`Deal ${index + 1} · ${['Acme', 'Globex', 'Initech', 'Hooli', 'Umbrella'][index % 5]}`) },
+			Stage: { select: { name: stages[(index * 7) % stages.length] ?? 'Lead' } },
+			Status: { status: { name: ['Not started', 'In progress', 'Done'][index % 3] ?? 'Done' } },
+			Tags: { multi_select: [['Retainer'], ['Rush', 'Fixed price'], []][index % 3]?.map((name) => ({ name })) ?? [] },
+			Amount: { number: index % 40 === 0 ? null : ((index * 7919) % 1_000_000) / 100 },
+			Probability: { number: (index % 10) / 10 },
+			'Close date': {
+				date: { start: new Date(Date.UTC(2026, 0, 1) + (index % 365) * 86_400_000).toISOString().slice(0, 10) },
+			},
+			Owner: { people: users.slice(0, 1 + (index % 2)).map((id) => ({ id })) },
+			Client: { relation: [{ id: clientIds[index % clientIds.length] ?? '' }] },
+			Signed: { checkbox: index % 3 === 0 },
+			Website: { url: `https://client${index % 40}.example.com` },
+			'Billing email': { email: `billing${index % 40}@client${index % 40}.example.com` },
+			Phone: { phone_number: `+31 20 555 ${String(index % 10_000).padStart(4, '0')}` },
+			Contract: {
+				files:
+					index % 4 === 0
+						? [{ name: 'contract.pdf', external: { url: `https://files.example.com/${index}.pdf` } }]
+						: [],
+			},
+			Notes: {
+				rich_text: text(
+					index % 2 === 0 ? `Follow up on deal ${index + 1} after the workshop; send the revised proposal.` : '',
+				),
+			},
+		}),
+	})
+	return { deals, clients, pageIds, propertyCount: Object.keys(properties).length }
+}
+
+/**
+ * Wraps the connector factory the sync jobs use (the deps object is shared by reference) to time
+ * each connector call of a sync. It observes only: every call goes through to the real connector.
+ */
+function observeConnectors(deps: ReturnType<typeof createServices>['workspaces']['deps']): Span[] {
+	const spans: Span[] = []
+	const factory = deps.connectors
+	async function* walk<T>(call: string, dataSourceId: string, pages: AsyncIterable<T[]>): AsyncGenerator<T[]> {
+		const span: Span = { call, dataSourceId, startedAt: Date.now(), endedAt: 0, pages: 0, items: 0 }
+		spans.push(span)
+		for await (const page of pages) {
+			span.pages += 1
+			span.items += page.length
+			yield page
+		}
+		span.endedAt = Date.now()
+	}
+	deps.connectors = {
+		...factory,
+		for: (workspace) => {
+			const connector: WorkspaceConnector = factory.for(workspace)
+			return {
+				...connector,
+				getDatabase: async (externalId) => {
+					const span: Span = {
+						call: 'getDatabase',
+						dataSourceId: externalId,
+						startedAt: Date.now(),
+						endedAt: 0,
+						pages: 1,
+						items: 1,
+					}
+					spans.push(span)
+					const found = await connector.getDatabase(externalId)
+					span.endedAt = Date.now()
+					return found
+				},
+				queryRows: (database, options) =>
+					walk('queryRows', database.externalId, connector.queryRows(database, options)),
+				listRowIds: (database) => walk('listRowIds', database.externalId, connector.listRowIds(database)),
+			}
+		},
+	}
+	return spans
+}
+
+type Mark = { request: number; span: number }
+
+/** Where the request log and the connector calls stand before a phase. */
+function mark(fake: FakeNotion, spans: Span[]): Mark {
+	return { request: fake.requests().length, span: spans.length }
+}
+
+/** The figures of one sync: from its first connector call to `last_synced_at`, and the requests Notion saw. */
+function phase(
+	name: string,
+	fake: FakeNotion,
+	from: Mark,
+	spans: Span[],
+	dataSourceId: string,
+	sync: { syncedAt: number; rowCount: number },
+): Phase {
+	// The sync's own calls; the small Clients database's first sync runs in the same phase.
+	const own = spans.slice(from.span).filter((span) => span.dataSourceId === dataSourceId)
+	const startedAt = Math.min(...own.map((span) => span.startedAt))
+	const seconds = (sync.syncedAt - startedAt) / 1000
+	const sum = (call: string) => own.filter((span) => span.call === call).reduce((total, span) => total + span.items, 0)
+	const rowsRead = sum('queryRows')
+	const requests = fake
+		.requests()
+		.slice(from.request)
+		.filter((entry) => entry.path.includes(dataSourceId) || entry.route.includes('/pages/'))
+	return {
+		name,
+		seconds: round(seconds, 2),
+		rowsRead,
+		idsListed: sum('listRowIds'),
+		rowsMirrored: sync.rowCount,
+		rowsPerSecond: round(rowsRead / seconds, 1),
+		requests: requests.length,
+		rateLimited: requests.filter(isRateLimited).length,
+		byRoute: countBy(requests.map((entry) => `${entry.route}${entry.status === 429 ? ' (429)' : ''}`)),
+		calls: own.map((span) => ({
+			call: span.call,
+			seconds: round((span.endedAt - span.startedAt) / 1000, 2),
+			pages: span.pages,
+			items: span.items,
+		})),
+	}
+}
+
+function isRateLimited(entry: RequestLogEntry): boolean {
+	return entry.fault === 'rate_limited'
+}
+
+function countBy(values: string[]): Record<string, number> {
+	const counts: Record<string, number> = {}
+	for (const value of values) {
+		counts[value] = (counts[value] ?? 0) + 1
+	}
+	return counts
+}
+
+/** A user and an organization for the connection to belong to, as sign-up would leave them. */
+async function createAccount(database: Database): Promise<{ orgId: string; userId: string }> {
+	const userId = 'bench-user'
+	const orgId = 'bench-org'
+	await query(database, `insert into users (id, name, email) values ($1, 'Bench User', 'bench@bench.test')`, [userId])
+	await query(database, `insert into organizations (id, name, slug) values ($1, 'Bench', 'bench')`, [orgId])
+	await query(
+		database,
+		`insert into members (id, organization_id, user_id, role) values ('bench-member', $1, $2, 'owner')`,
+		[orgId, userId],
+	)
+	return { orgId, userId }
+}
+
+async function databaseIdOf(database: Database, dataSourceId: string): Promise<string | null> {
+	const rows = await query<{ id: string }>(database, 'select id from workspace_databases where external_id = $1', [
+		dataSourceId,
+	])
+	return rows[0]?.id ?? null
+}
+
+async function countRows(database: Database, databaseId: string): Promise<number> {
+	const rows = await query<{ count: number }>(
+		database,
+		'select count(*)::int as count from workspace_rows where database_id = $1',
+		[databaseId],
+	)
+	return rows[0]?.count ?? 0
+}
+
+/** Waits until the database's sync has finished after `after`; a sync that recorded an error fails the run. */
+async function waitForSync(
+	database: Database,
+	databaseId: string,
+	after: number | null,
+): Promise<{ syncedAt: number; rowCount: number }> {
+	return waitFor('the sync', async () => {
+		const [row] = await query<SyncRow>(
+			database,
+			'select sync_state, last_synced_at, last_error, row_count from workspace_databases where id = $1',
+			[databaseId],
+		)
+		if (row?.last_error) {
+			throw new Error(`the sync failed: ${row.last_error}`)
+		}
+		const syncedAt = row?.last_synced_at ? new Date(row.last_synced_at).getTime() : null
+		if (row?.sync_state !== 'idle' || syncedAt === null || (after !== null && syncedAt <= after)) {
+			return undefined
+		}
+		return { syncedAt, rowCount: row.row_count }
+	})
+}
+
+async function checkEdits(database: Database, databaseId: string, amounts: Map<string, number>): Promise<void> {
+	const [record] = await query<{ properties: { id: string; name: string }[] }>(
+		database,
+		'select properties from workspace_databases where id = $1',
+		[databaseId],
+	)
+	const amountId = record?.properties.find((property) => property.name === 'Amount')?.id
+	const rows = await query<{ external_id: string; amount: number | null }>(
+		database,
+		`select external_id, ("values" -> $2)::text::numeric::float8 as amount from workspace_rows
+			where database_id = $1 and external_id = any($3::text[])`,
+		[databaseId, amountId, [...amounts.keys()]],
+	)
+	const wrong = rows.filter((row) => row.amount !== amounts.get(row.external_id))
+	if (rows.length !== amounts.size || wrong.length > 0) {
+		throw new Error(`the incremental sync missed edits: ${rows.length} rows found, ${wrong.length} with old values`)
+	}
+}
+
+async function query<T>(database: Database, text: string, params: unknown[] = []): Promise<T[]> {
+	if (database.kind === 'pglite') {
+		return (await database.pglite.query<T>(text, params)).rows
+	}
+	return (await database.pool.query(text, params)).rows as T[]
+}
+
+async function waitFor<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 180_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs
+	for (;;) {
+		if (isInterrupted) {
+			throw new Error('interrupted')
+		}
+		const value = await read()
+		if (value !== undefined) {
+			return value
+		}
+		if (Date.now() > deadline) {
+			throw new Error(`timed out waiting for ${what}`)
+		}
+		await new Promise((resolve) => setTimeout(resolve, 50))
+	}
+}
+
+function printTable(phases: Phase[]): void {
+	const header = ['', 'seconds', 'rows read', 'ids listed', 'requests', '429s', 'rows/s', 'vs ceiling']
+	const body = phases.map((entry) => {
+		// Rows per second only mean something for the sync that reads every row.
+		const isFull = entry.name === 'full sync'
+		return [
+			entry.name,
+			entry.seconds.toFixed(1),
+			entry.rowsRead.toLocaleString('en-US'),
+			entry.idsListed.toLocaleString('en-US'),
+			String(entry.requests),
+			String(entry.rateLimited),
+			isFull ? entry.rowsPerSecond.toFixed(0) : '—',
+			isFull ? (entry.rowsPerSecond / ceilingRowsPerSecond).toFixed(2) : '—',
+		]
+	})
+	const widths = header.map((_, column) => Math.max(...[header, ...body].map((cells) => (cells[column] ?? '').length)))
+	const format = (cells: string[]) =>
+		cells
+			.map((cell, column) => (column === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[column] ?? 0)))
+			.join('  ')
+	console.log('')
+	console.log(format(header))
+	for (const cells of body) {
+		console.log(format(cells))
+	}
+	console.log('')
+	for (const entry of phases) {
+		const calls = entry.calls
+			.map((call) => `${call.call} ${call.seconds.toFixed(1)} s / ${call.pages} pages / ${call.items} items`)
+			.join('; ')
+		const routes = Object.entries(entry.byRoute)
+			.map(([route, count]) => `${route} ×${count}`)
+			.join(', ')
+		console.log(`${entry.name}: ${calls}\n  requests: ${routes}`)
+	}
+	console.log('')
+}
+
+function gitCommit(): string | undefined {
+	try {
+		const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim()
+		const isDirty = execFileSync('git', ['status', '--porcelain', '--', 'apps/server', 'packages'], {
+			cwd: repoRoot,
+			encoding: 'utf8',
+		}).trim()
+		return isDirty ? `${commit} (with uncommitted changes in apps/server or packages/)` : commit
+	} catch {
+		return undefined
+	}
+}
+
+function positiveIntegerFromEnv(name: string, fallback: number): number {
+	const value = process.env[name]
+	if (value === undefined || value === '') {
+		return fallback
+	}
+	const parsed = Number(value)
+	if (!Number.isInteger(parsed) || parsed < 1) {
+		throw new Error(`${name} must be a positive whole number (got "${value}")`)
+	}
+	return parsed
+}
+
+function round(value: number, digits: number): number {
+	const factor = 10 ** digits
+	return Math.round(value * factor) / factor
+}
+
+function progress(message: string): void {
+	// Progress goes to stderr so that stdout carries only the figures.
+	console.error(`· ${message}`)
+}
+
+const exitCode = await main().catch((error: unknown) => {
+	if (!isInterrupted) {
+		console.error('benchmark failed:', error)
+	}
+	return 1
+})
+await runCleanups()
+process.exit(exitCode)
