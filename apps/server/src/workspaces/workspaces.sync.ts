@@ -229,7 +229,7 @@ async function refreshRowCount(deps: WorkspaceDeps, databaseId: string): Promise
 	return rowCount
 }
 
-export async function syncDatabase(deps: WorkspaceDeps, databaseId: string, mode: SyncMode): Promise<void> {
+async function syncDatabase(deps: WorkspaceDeps, databaseId: string, mode: SyncMode): Promise<void> {
 	const [row] = await deps.db
 		.select({ database: workspaceDatabases, workspace: workspaces })
 		.from(workspaceDatabases)
@@ -270,17 +270,29 @@ export async function syncDatabase(deps: WorkspaceDeps, databaseId: string, mode
 		}
 		const editedSince = mode === 'full' ? null : (database.editedCursor?.toISOString() ?? null)
 		let cursor = database.editedCursor
+		// A full read sees every live row, so its ids tell which rows vanished; a reconcile reads
+		// only recent edits and lists the ids separately.
+		const seen = new Set<string>()
 		for await (const page of connector.queryRows(external, { editedSince })) {
 			await upsertRows(deps, database, page)
 			for (const item of page) {
+				seen.add(item.externalId)
 				const edited = new Date(item.lastEditedTime)
 				if (!cursor || edited > cursor) {
 					cursor = edited
 				}
 			}
 		}
-		if (mode !== 'incremental') {
-			await dropVanishedRows(deps, database, connector.listRowIds(external))
+		if (mode === 'full') {
+			await dropVanishedRows(deps, database, seen)
+		} else if (mode === 'reconcile') {
+			const live = new Set<string>()
+			for await (const ids of connector.listRowIds(external)) {
+				for (const id of ids) {
+					live.add(id)
+				}
+			}
+			await dropVanishedRows(deps, database, live)
 		}
 		const rowCount = await refreshRowCount(deps, database.id)
 		const finishedAt = new Date()
@@ -314,13 +326,7 @@ export async function syncDatabase(deps: WorkspaceDeps, databaseId: string, mode
 }
 
 /** Rows the workspace no longer has (deleted, trashed, moved away) leave the mirror. */
-async function dropVanishedRows(deps: WorkspaceDeps, database: DatabaseRecord, ids: AsyncIterable<string[]>) {
-	const live = new Set<string>()
-	for await (const page of ids) {
-		for (const id of page) {
-			live.add(id)
-		}
-	}
+async function dropVanishedRows(deps: WorkspaceDeps, database: DatabaseRecord, live: ReadonlySet<string>) {
 	let lastId = ''
 	for (;;) {
 		const stored = await deps.db
