@@ -1,3 +1,4 @@
+import { blobWithUrlSchema, directUploadResponseSchema } from '@blocksmith/contracts/uploads.ts'
 import {
 	type ConnectWorkspace,
 	type ConnectWorkspaceResult,
@@ -5,6 +6,7 @@ import {
 	connectWorkspaceResultSchema,
 	type Database,
 	databaseSchema,
+	type FileValue,
 	type Row,
 	type RowFilter,
 	type RowPage,
@@ -26,6 +28,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { z } from 'zod'
 import { ApiError, api } from '#src/lib/api-client.ts'
 import { readToken } from '#src/lib/token-store.ts'
+import { md5Base64 } from '../lib/md5.ts'
 
 // The contracts keep `values` loose (z.unknown) for the wire; the screens read them by property type.
 const databaseListSchema = z.array(databaseSchema) as unknown as z.ZodType<Database[]>
@@ -242,4 +245,36 @@ export async function downloadCsv(input: { tool: WorkspaceTool; databaseId: stri
 	link.click()
 	link.remove()
 	setTimeout(() => URL.revokeObjectURL(url), 1000)
+}
+
+// ---- files --------------------------------------------------------------------------------
+
+/** Uploads a file the direct way (announce with its MD5, PUT to the signed URL) and returns the value to store. */
+export async function uploadFile(file: File): Promise<FileValue> {
+	const bytes = new Uint8Array(await file.arrayBuffer())
+	const contentType = file.type || 'application/octet-stream'
+	const announced = await api('/dashboard/active_storage/direct_uploads', {
+		json: { filename: file.name, byteSize: file.size, checksum: md5Base64(bytes), contentType },
+		schema: directUploadResponseSchema,
+	})
+	const response = await fetch(announced.directUpload.url, {
+		method: 'PUT',
+		headers: announced.directUpload.headers,
+		body: bytes,
+	})
+	if (!response.ok) {
+		const problem = (await response.json().catch(() => null)) as { detail?: unknown } | null
+		throw new ApiError({
+			status: response.status,
+			code: 'UPLOAD_FAILED',
+			detail: typeof problem?.detail === 'string' ? problem.detail : `${file.name} could not be uploaded.`,
+		})
+	}
+	return { name: file.name.slice(0, 255), url: null, blobId: announced.id }
+}
+
+/** A short-lived download URL for an uploaded file. */
+export async function blobUrl(blobId: string): Promise<string | null> {
+	const blob = await api(`/dashboard/active_storage/blobs/${encode(blobId)}`, { schema: blobWithUrlSchema })
+	return blob.url
 }

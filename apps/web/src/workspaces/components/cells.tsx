@@ -1,13 +1,15 @@
 import type {
 	DateValue,
+	FileValue,
 	Property,
 	PropertyValue,
 	WorkspaceTool,
 	WorkspaceUser,
 } from '@blocksmith/contracts/workspaces.ts'
 import { useQuery } from '@tanstack/react-query'
-import { Check, ExternalLink, Paperclip } from 'lucide-react'
+import { Check, ExternalLink, Paperclip, Upload, X } from 'lucide-react'
 import { createContext, type ReactNode, useContext, useEffect, useId, useRef, useState } from 'react'
+import { toast } from 'sonner'
 import { Avatar } from '#src/components/ui/avatar.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { Checkbox } from '#src/components/ui/checkbox.tsx'
@@ -25,7 +27,9 @@ import {
 } from '#src/components/ui/dropdown-menu.tsx'
 import { Input } from '#src/components/ui/input.tsx'
 import { Popover, PopoverContent, PopoverTrigger } from '#src/components/ui/popover.tsx'
-import { searchRows } from '../api/workspaces.ts'
+import { Spinner } from '#src/components/ui/spinner.tsx'
+import { errorMessage } from '#src/lib/api-client.ts'
+import { blobUrl, searchRows, uploadFile } from '../api/workspaces.ts'
 import {
 	asString,
 	asStringList,
@@ -294,11 +298,7 @@ function EditorByType(props: EditableCellProps) {
 		case 'relation':
 			return <RelationCell {...props} />
 		case 'files':
-			return (
-				<div className="px-1.5" title="Files are read-only here for now">
-					<ValueView property={props.property} value={props.value} />
-				</div>
-			)
+			return <FilesCell {...props} />
 		case 'title':
 		case 'rich_text':
 		case 'number':
@@ -326,7 +326,8 @@ function TextCell(props: EditableCellProps) {
 	const [problem, setProblem] = useState<string | null>(null)
 	const buttonRef = useRef<HTMLButtonElement>(null)
 
-	function finish(shouldSave: boolean): void {
+	/** `refocus` after Enter or Escape, so the keyboard stays on the cell; not after leaving it (Tab goes on). */
+	function finish(shouldSave: boolean, refocus = true): void {
 		if (draft === null) {
 			return
 		}
@@ -345,7 +346,9 @@ function TextCell(props: EditableCellProps) {
 		}
 		setDraft(null)
 		setProblem(null)
-		requestAnimationFrame(() => buttonRef.current?.focus())
+		if (refocus) {
+			requestAnimationFrame(() => buttonRef.current?.focus())
+		}
 	}
 
 	if (draft !== null) {
@@ -373,7 +376,7 @@ function TextCell(props: EditableCellProps) {
 							finish(false)
 						}
 					}}
-					onBlur={() => finish(true)}
+					onBlur={() => finish(true, false)}
 				/>
 				{problem ? <p className="px-1.5 text-error text-xs">{problem}</p> : null}
 			</div>
@@ -753,6 +756,103 @@ function RelationCell(props: EditableCellProps) {
 						)
 					})}
 				</ul>
+			</PopoverContent>
+		</Popover>
+	)
+}
+
+/** Files: open, remove, or add (uploaded directly, then stored as the blob's id). */
+function FilesCell(props: EditableCellProps) {
+	const { property, value, onSave } = props
+	const current: FileValue[] = isFileList(value) ? value : []
+	const [isUploading, setIsUploading] = useState(false)
+	const inputId = useId()
+
+	async function add(files: FileList | null): Promise<void> {
+		if (!files?.length) {
+			return
+		}
+		setIsUploading(true)
+		try {
+			const uploaded: FileValue[] = []
+			for (const file of Array.from(files)) {
+				uploaded.push(await uploadFile(file))
+			}
+			onSave([...current, ...uploaded])
+		} catch (error) {
+			toast.error(errorMessage(error))
+		} finally {
+			setIsUploading(false)
+		}
+	}
+
+	async function open(file: FileValue): Promise<void> {
+		try {
+			const url = file.url ?? (file.blobId ? await blobUrl(file.blobId) : null)
+			if (url) {
+				window.open(url, '_blank', 'noopener')
+			}
+		} catch (error) {
+			toast.error(errorMessage(error))
+		}
+	}
+
+	return (
+		<Popover>
+			<PopoverTrigger asChild>
+				<button
+					type="button"
+					aria-label={`${cellLabel(props)}: ${current.map((file) => file.name).join(', ') || 'empty'}`}
+					className={cellButtonClasses}
+				>
+					<ValueView property={property} value={value} isLinked={false} />
+				</button>
+			</PopoverTrigger>
+			<PopoverContent aria-label={property.name} className="grid gap-3">
+				{current.length > 0 ? (
+					<ul className="grid gap-1" aria-label="Files">
+						{current.map((file, index) => (
+							<li key={`${file.blobId ?? file.url ?? ''}-${file.name}`} className="flex items-center gap-1 text-sm">
+								<button
+									type="button"
+									className="inline-flex min-w-0 flex-1 items-center gap-1.5 truncate rounded-sm px-1 py-0.5 text-left text-link hover:underline"
+									onClick={() => void open(file)}
+								>
+									<Paperclip aria-hidden className="size-3.5 shrink-0" />
+									<span className="truncate">{file.name}</span>
+								</button>
+								<Button
+									variant="ghost"
+									size="icon-sm"
+									aria-label={`Remove ${file.name}`}
+									onClick={() => onSave(current.filter((_, position) => position !== index))}
+								>
+									<X aria-hidden />
+								</Button>
+							</li>
+						))}
+					</ul>
+				) : (
+					<p className="text-muted-foreground text-sm">No files yet.</p>
+				)}
+				<label
+					htmlFor={inputId}
+					className="inline-flex h-8 w-fit cursor-pointer items-center gap-1.5 rounded-md border border-input px-3 font-medium text-[13px] shadow-xs hover:bg-accent has-focus-visible:ring-2 has-focus-visible:ring-ring"
+				>
+					{isUploading ? <Spinner size="sm" /> : <Upload aria-hidden className="size-4" />}
+					{isUploading ? 'Uploading…' : 'Add files'}
+					<input
+						id={inputId}
+						type="file"
+						multiple
+						className="sr-only"
+						disabled={isUploading}
+						onChange={(event) => {
+							void add(event.target.files)
+							event.target.value = ''
+						}}
+					/>
+				</label>
 			</PopoverContent>
 		</Popover>
 	)

@@ -37,6 +37,7 @@ const database: Database = {
 			],
 		},
 		{ id: 'due', name: 'Due', type: 'date' },
+		{ id: 'files', name: 'Files', type: 'files' },
 		{ id: 'created', name: 'Created', type: 'created_time' },
 	],
 	sync: { state: 'idle', lastSyncedAt: null, nextSyncAt: null, lastError: null, rowCount: 1 },
@@ -54,6 +55,7 @@ const row: Row = {
 		stage: 'Lead',
 		tags: ['web'],
 		due: null,
+		files: [],
 		created: '2024-05-01T10:00:00.000Z',
 	},
 	createdTime: '2024-05-01T10:00:00.000Z',
@@ -204,5 +206,53 @@ describe('the rows table', () => {
 		await user.click(within(dialog).getByRole('checkbox', { name: 'End date' }))
 		await user.click(within(dialog).getByRole('button', { name: 'Save' }))
 		expect(patchBody(fetchMock).body).toEqual({ values: { due: { start: '2026-07-01', end: null, timeZone: null } } })
+	})
+
+	test('a file is uploaded directly (announced with its MD5, PUT to the signed URL), then stored by blob id', async () => {
+		const calls: string[] = []
+		const { user, fetchMock } = setup((url, init) => {
+			calls.push(`${init.method ?? 'GET'} ${url}`)
+			if (url === '/dashboard/active_storage/direct_uploads') {
+				return json({
+					id: 'blob1',
+					filename: 'a.txt',
+					contentType: 'text/plain',
+					byteSize: 3,
+					checksum: 'kAFQmDzST7DWlj99KOF/cg==',
+					status: 'pending',
+					createdAt: '2026-01-01T00:00:00.000Z',
+					directUpload: {
+						url: '/api/uploads/blob1?expires=1&signature=abcdefghijkl',
+						method: 'PUT',
+						headers: { 'content-type': 'text/plain' },
+						expiresAt: '2026-01-01T00:05:00.000Z',
+					},
+				})
+			}
+			if (url.startsWith('/api/uploads/')) {
+				return json({})
+			}
+			return json({ ...row, values: { ...row.values, files: [{ name: 'a.txt', url: null, blobId: 'blob1' }] } })
+		})
+		await user.click(screen.getByRole('button', { name: 'Files of Acme: empty' }))
+		const dialog = await screen.findByRole('dialog', { name: 'Files' })
+		await user.upload(within(dialog).getByLabelText('Add files'), new File(['abc'], 'a.txt', { type: 'text/plain' }))
+		await waitFor(() => expect(calls).toHaveLength(3))
+		expect(calls).toEqual([
+			'POST /dashboard/active_storage/direct_uploads',
+			'PUT /api/uploads/blob1?expires=1&signature=abcdefghijkl',
+			'PATCH /dashboard/local/databases/db1/rows/r1',
+		])
+		const announce = JSON.parse(String((fetchMock.mock.calls[0] as [string, RequestInit])[1].body))
+		// The MD5 of "abc", base64.
+		expect(announce).toEqual({
+			filename: 'a.txt',
+			byteSize: 3,
+			checksum: 'kAFQmDzST7DWlj99KOF/cg==',
+			contentType: 'text/plain',
+		})
+		expect(JSON.parse(String((fetchMock.mock.calls[2] as [string, RequestInit])[1].body))).toEqual({
+			values: { files: [{ name: 'a.txt', url: null, blobId: 'blob1' }] },
+		})
 	})
 })
