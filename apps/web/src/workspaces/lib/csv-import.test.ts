@@ -167,6 +167,16 @@ describe('building and converting', () => {
 		expect(convertValue('oops', 'number')).toBeNull()
 	})
 
+	test('wide rows are batched by size too, so a batch never exceeds the body limit', () => {
+		const wide = Array.from({ length: 1000 }, () => ({ notes: 'x'.repeat(2000) }))
+		const result = batches(wide)
+		expect(result.length).toBeGreaterThan(1)
+		expect(result.flat()).toHaveLength(1000)
+		for (const batch of result) {
+			expect(JSON.stringify({ rows: batch.map((values) => ({ values })) }).length).toBeLessThan(1024 * 1024)
+		}
+	})
+
 	test('batches of at most 1000', () => {
 		expect(batches(Array.from({ length: 2500 }, (_, index) => index)).map((batch) => batch.length)).toEqual([
 			1000, 1000, 500,

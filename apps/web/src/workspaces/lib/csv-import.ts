@@ -336,11 +336,26 @@ export function convertRows(
 	})
 }
 
-/** Splits rows into the batches the server takes at once. */
-export function batches<T>(items: readonly T[], size: number = maxRowsPerBatch): T[][] {
+/**
+ * Splits rows into the batches the server takes at once: at most 1000 rows, and small enough
+ * for its request body limit (1 MB by default) even when the CSV is wide.
+ */
+export function batches<T>(items: readonly T[], size: number = maxRowsPerBatch, maxBytes = 700_000): T[][] {
 	const result: T[][] = []
-	for (let start = 0; start < items.length; start += size) {
-		result.push(items.slice(start, start + size))
+	let current: T[] = []
+	let bytes = 0
+	for (const item of items) {
+		const itemBytes = new TextEncoder().encode(JSON.stringify(item)).length + 16
+		if (current.length > 0 && (current.length >= size || bytes + itemBytes > maxBytes)) {
+			result.push(current)
+			current = []
+			bytes = 0
+		}
+		current.push(item)
+		bytes += itemBytes
+	}
+	if (current.length > 0) {
+		result.push(current)
 	}
 	return result
 }
