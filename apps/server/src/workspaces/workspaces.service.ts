@@ -17,7 +17,7 @@ import Papa from 'papaparse'
 import { AppError, found } from '#src/lib/errors.ts'
 import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
 import { ConnectorError } from './connector.ts'
-import { insertLocalRows, toExternalRow } from './local/local.connector.ts'
+import { insertLocalRows, listOrganizationPeople, toExternalRow } from './local/local.connector.ts'
 import { createNotionClient, exchangeOAuthCode } from './notion/notion.connector.ts'
 import { buildLocalProperties } from './properties.ts'
 import { filtersSql, orderSql, parseFilters, parseSorts } from './rows.query.ts'
@@ -529,7 +529,11 @@ export async function listUsers(
 	workspaceId: string | undefined,
 ): Promise<WorkspaceUser[]> {
 	if (tool === 'local') {
-		return ctx.connectors.for({ ...(await anyLocalWorkspace(ctx, workspaceId)) }).listUsers()
+		// People of a local workspace are the organization's members, whichever workspace is named.
+		if (workspaceId) {
+			await getWorkspaceRecord(ctx, workspaceId, 'local')
+		}
+		return listOrganizationPeople(ctx.db, ctx.orgId)
 	}
 	if (!workspaceId) {
 		throw new AppError('VALIDATION_FAILED', {
@@ -546,26 +550,6 @@ export async function listUsers(
 			}
 			throw error
 		})
-}
-
-/** People of a local workspace are the organization's members, whichever workspace is named. */
-async function anyLocalWorkspace(ctx: WorkspaceCtx, workspaceId: string | undefined): Promise<WorkspaceRecord> {
-	if (workspaceId) {
-		return getWorkspaceRecord(ctx, workspaceId, 'local')
-	}
-	return {
-		id: 'members',
-		organizationId: ctx.orgId,
-		tool: 'local',
-		name: '',
-		icon: null,
-		status: 'connected',
-		externalId: null,
-		credentials: null,
-		createdBy: null,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	}
 }
 
 // ---- CSV export ---------------------------------------------------------------------------

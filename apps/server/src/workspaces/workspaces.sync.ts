@@ -44,7 +44,7 @@ export async function queueDiscovery(deps: WorkspaceDeps, workspaceId: string): 
 /** Lists the workspace's databases, records new ones and schema changes, and queues their syncs. */
 async function discoverDatabases(deps: WorkspaceDeps, workspaceId: string): Promise<void> {
 	const [workspace] = await deps.db.select().from(workspaces).where(eq(workspaces.id, workspaceId))
-	if (!workspace || workspace.tool !== 'notion') {
+	if (workspace?.tool !== 'notion') {
 		return
 	}
 	let found: ExternalDatabase[]
@@ -235,7 +235,7 @@ async function syncDatabase(deps: WorkspaceDeps, databaseId: string, mode: SyncM
 		.from(workspaceDatabases)
 		.innerJoin(workspaces, eq(workspaces.id, workspaceDatabases.workspaceId))
 		.where(eq(workspaceDatabases.id, databaseId))
-	if (!row || row.workspace.tool !== 'notion') {
+	if (row?.workspace.tool !== 'notion') {
 		return
 	}
 	let { database } = row

@@ -105,6 +105,17 @@ export async function insertLocalRows(db: Db, orgId: string, database: DatabaseR
 	})
 }
 
+/** The people of local databases: the organization's members. */
+export async function listOrganizationPeople(db: Db, orgId: string): Promise<WorkspaceUser[]> {
+	const rows = await db
+		.select({ id: users.id, name: users.name, email: users.email, image: users.image })
+		.from(members)
+		.innerJoin(users, eq(users.id, members.userId))
+		.where(eq(members.organizationId, orgId))
+		.orderBy(asc(users.name))
+	return rows.map((row) => ({ id: row.id, name: row.name, email: row.email, avatarUrl: row.image, type: 'person' }))
+}
+
 /**
  * Databases kept in our own database. Their rows are the `workspace_rows` of the database
  * itself, so reading them is reading the mirror and there is nothing to sync.
@@ -265,22 +276,6 @@ export function createLocalConnector(options: { db: Db; orgId: string; workspace
 			)
 			return match ? toExternalRow(match) : null
 		},
-		listUsers: async () => {
-			const rows = await db
-				.select({ id: users.id, name: users.name, email: users.email, image: users.image })
-				.from(members)
-				.innerJoin(users, eq(users.id, members.userId))
-				.where(eq(members.organizationId, orgId))
-				.orderBy(asc(users.name))
-			return rows.map(
-				(row): WorkspaceUser => ({
-					id: row.id,
-					name: row.name,
-					email: row.email,
-					avatarUrl: row.image,
-					type: 'person',
-				}),
-			)
-		},
+		listUsers: () => listOrganizationPeople(db, orgId),
 	}
 }
