@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { workspaces } from './workspaces.schema.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -320,6 +322,44 @@ describe('tenancy', () => {
 		expect(theirs.body).toEqual([])
 		const mine = await t.request('GET', `/dashboard/local/databases/${database.id}/rows`, { token: owner.token })
 		expect(mine.body.rows.map((r: { title: string }) => r.title)).toEqual(['secret'])
+	})
+
+	test('a granted scope exposes only its databases, properties and row titles, and people without e-mail', async () => {
+		const owner = await t.signUp({ name: 'Olive Owner' })
+		const { workspace, database, companies } = await everyTypeDatabase(owner.token)
+		await t.request('POST', `/dashboard/local/databases/${companies.id}/rows/batch`, {
+			token: owner.token,
+			json: { rows: [{ values: { title: 'Acme' } }, { values: { title: 'Globex' } }] },
+		})
+		const [org] = await t.db
+			.select({ orgId: workspaces.organizationId })
+			.from(workspaces)
+			.where(eq(workspaces.id, workspace.id))
+		// A published form with a relation field to Companies and a people field, as the forms module will grant.
+		t.services.workspaces.registerPublicScope('test-form', async (_db, objectId) =>
+			objectId === 'published'
+				? {
+						orgId: org?.orgId ?? '',
+						databases: new Map([[companies.id, ['title']]]),
+						peopleWorkspaceId: workspace.id,
+					}
+				: null,
+		)
+		const choices = await t.request('GET', `/api/local/databases?scope=test-form:published&database=${companies.id}`)
+		expect(choices.status).toBe(200)
+		expect(choices.body[0].rows.map((r: { title: string }) => r.title)).toEqual(['Acme', 'Globex'])
+		expect(choices.body[0].properties.map((p: Property) => p.id)).toEqual(['title'])
+		const searched = await t.request('GET', '/api/local/databases?scope=test-form:published&search=glob')
+		expect(searched.body[0].rows.map((r: { title: string }) => r.title)).toEqual(['Globex'])
+		const notGranted = await t.request('GET', `/api/local/databases?scope=test-form:published&database=${database.id}`)
+		expect(notGranted.status).toBe(404)
+		const otherObject = await t.request('GET', '/api/local/databases?scope=test-form:draft')
+		expect(otherObject.status).toBe(404)
+		const wrongTool = await t.request('GET', '/api/notion/databases?scope=test-form:published')
+		expect(wrongTool.status).toBe(404)
+		const people = await t.request('GET', '/api/local/users?scope=test-form:published')
+		expect(people.status).toBe(200)
+		expect(people.body).toEqual([expect.objectContaining({ name: 'Olive Owner', email: null })])
 	})
 
 	test('public reads need a scope some published object grants', async () => {
