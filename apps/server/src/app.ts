@@ -74,6 +74,7 @@ export function createServices(options: {
 		storage,
 		publicUrl: config.publicUrl,
 		authSecret: config.authSecret,
+		rateLimits: config.rateLimits,
 		notion: config.notion,
 		sync: config.sync,
 		writes: config.writes,

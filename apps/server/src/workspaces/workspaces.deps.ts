@@ -60,6 +60,8 @@ export type WorkspaceDeps = {
 	storage: Storage
 	publicUrl: string
 	authSecret: string
+	/** RATE_LIMITS: off only for load tests. */
+	rateLimits: boolean
 	notion: NotionSettings
 	sync: SyncSettings
 	writes: WriteSettings

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { publicReadLimit } from './workspaces.routes.ts'
 import { workspaces } from './workspaces.schema.ts'
 
 let t: TestApp
@@ -360,6 +361,19 @@ describe('tenancy', () => {
 		const people = await t.request('GET', '/api/local/users?scope=test-form:published')
 		expect(people.status).toBe(200)
 		expect(people.body).toEqual([expect.objectContaining({ name: 'Olive Owner', email: null })])
+	})
+
+	test('public reads are rate-limited per visitor address', async () => {
+		const ip = '198.51.100.77'
+		for (let i = 0; i < publicReadLimit.limit; i++) {
+			const response = await t.request('GET', '/api/local/databases?scope=form:nothing', { ip })
+			expect(response.status).toBe(404)
+		}
+		const limited = await t.request('GET', '/api/local/users?scope=form:nothing', { ip })
+		expect(limited.status).toBe(429)
+		expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+		const someoneElse = await t.request('GET', '/api/local/databases?scope=form:nothing', { ip: '198.51.100.78' })
+		expect(someoneElse.status).toBe(404)
 	})
 
 	test('public reads need a scope some published object grants', async () => {

@@ -26,6 +26,7 @@ export function createWorkspaces(options: {
 	storage: Storage
 	publicUrl: string
 	authSecret: string
+	rateLimits: boolean
 	notion: NotionSettings
 	sync: SyncSettings
 	writes: WriteSettings

@@ -28,6 +28,7 @@ import type { Context } from 'hono'
 import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/auth.middleware.ts'
 import type { Auth } from '#src/core/auth/auth.ts'
 import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
+import { enforceRateLimit } from '#src/lib/rate-limit.ts'
 import { createSampleWorkspace } from './sample-workspace.ts'
 import type { WorkspaceCtx, WorkspaceDeps } from './workspaces.deps.ts'
 import { readPublicDatabase, readPublicUsers } from './workspaces.public.ts'
@@ -65,6 +66,8 @@ const localIdParams = z.object({ id: idSchema })
 const localRowParams = z.object({ id: idSchema, rowId: idSchema })
 const workspaceQuery = z.object({ workspaceId: idSchema.optional() })
 const notFound = commonProblems[404]
+/** Anonymous visitors of published objects: enough for a form's choices, not for scraping a database. */
+export const publicReadLimit = { limit: 120, windowSeconds: 60 }
 const bad = commonProblems[400]
 
 const routes = {
@@ -272,7 +275,11 @@ const routes = {
 		tags,
 		summary: 'What a published form, chart or portal exposes of its databases (scoped by that object)',
 		request: { params: toolParams, query: publicScopeQuerySchema },
-		responses: { 200: jsonResponse(z.array(publicDatabaseSchema), 'Databases'), 404: notFound },
+		responses: {
+			200: jsonResponse(z.array(publicDatabaseSchema), 'Databases'),
+			404: notFound,
+			429: commonProblems[429],
+		},
 	}),
 	publicUsers: createRoute({
 		method: 'get',
@@ -280,7 +287,7 @@ const routes = {
 		tags,
 		summary: 'The people choices a published form exposes (names only)',
 		request: { params: toolParams, query: publicScopeQuerySchema },
-		responses: { 200: jsonResponse(z.array(workspaceUserSchema), 'People'), 404: notFound },
+		responses: { 200: jsonResponse(z.array(workspaceUserSchema), 'People'), 404: notFound, 429: commonProblems[429] },
 	}),
 	oauthCallback: createRoute({
 		method: 'get',
@@ -408,10 +415,17 @@ export function createWorkspaceRoutes(deps: { auth: Auth; workspaces: WorkspaceD
 	router.openapi(routes.users, async (c) =>
 		c.json(await listUsers(ctx(c), c.req.valid('param').tool, c.req.valid('query').workspaceId), 200),
 	)
-	router.openapi(routes.publicDatabases, async (c) =>
-		c.json(await readPublicDatabase(w, c.req.valid('param').tool, c.req.valid('query')), 200),
-	)
+	const limitPublicReads = async (clientIp: string) => {
+		if (w.rateLimits) {
+			await enforceRateLimit(w.db, `public-read:${clientIp}`, publicReadLimit)
+		}
+	}
+	router.openapi(routes.publicDatabases, async (c) => {
+		await limitPublicReads(c.var.clientIp)
+		return c.json(await readPublicDatabase(w, c.req.valid('param').tool, c.req.valid('query')), 200)
+	})
 	router.openapi(routes.publicUsers, async (c) => {
+		await limitPublicReads(c.var.clientIp)
 		const { tool } = c.req.valid('param')
 		const users = await readPublicUsers(w, tool, c.req.valid('query').scope, (orgId, workspaceId) =>
 			listUsers({ ...w, orgId, userId: '' }, tool, workspaceId),
