@@ -219,6 +219,35 @@ describe('the mirror', () => {
 	})
 })
 
+describe('discovery', () => {
+	test('a database shared after connecting appears after the data_source.created webhook', async () => {
+		const { token, workspaceId } = await connected()
+		const shared = fake.addDataSource({ title: 'Leads', properties: { Name: { title: {} }, Score: { number: {} } } })
+		fake.addPage(String(shared.id), { Name: { title: [{ text: { content: 'First lead' } }] } })
+		const body = JSON.stringify({
+			id: 'evt-2',
+			type: 'data_source.created',
+			workspace_id: fake.workspace.id,
+			entity: { id: shared.id, type: 'data_source' },
+			data: {},
+		})
+		const signed = await t.request('POST', '/api/notion/webhooks', {
+			body,
+			headers: {
+				'content-type': 'application/json',
+				'x-notion-signature': await fake.signWebhook(body, 'whsec-test-token'),
+			},
+		})
+		expect(signed.status).toBe(200)
+		const list = await until(
+			'the new database mirrored',
+			() => databases(token, workspaceId),
+			(found) => found.some((d) => d.name === 'Leads' && d.sync.rowCount === 1),
+		)
+		expect(list.find((d) => d.name === 'Leads')?.properties.map((p) => p.type)).toEqual(['title', 'number'])
+	})
+})
+
 describe('writes to Notion', () => {
 	test('bad values are refused with a 400 naming the property, before anything is queued', async () => {
 		const { token, workspaceId, byName } = await connected()

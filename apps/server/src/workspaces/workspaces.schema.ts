@@ -24,6 +24,8 @@ export const workspaces = pgTable(
 		externalId: text('external_id'),
 		/** AES-GCM sealed JSON `{ accessToken, refreshToken }` (lib/secrets.ts). */
 		credentials: text('credentials'),
+		/** When its list of databases was last read: newly shared Notion databases appear on the next read. */
+		discoveredAt: timestamp('discovered_at', { withTimezone: true }),
 		createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
 		createdAt,
 		updatedAt,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Database, WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
-import { and, count, eq, inArray, lte, ne, or, sql } from 'drizzle-orm'
+import { and, count, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm'
 import { AppError } from '#src/lib/errors.ts'
 import type { JobQueue } from '#src/lib/jobs.ts'
 import { ConnectorError, type ExternalDatabase, type ExternalRow } from './connector.ts'
@@ -37,7 +37,9 @@ export function createSyncQueues(deps: () => WorkspaceDeps) {
 	return { discover, sync, tick }
 }
 
+/** Reads the workspace's list of databases again (new shares, renames) in a job. */
 export async function queueDiscovery(deps: WorkspaceDeps, workspaceId: string): Promise<void> {
+	await deps.db.update(workspaces).set({ discoveredAt: new Date() }).where(eq(workspaces.id, workspaceId))
 	await deps.jobs.send(deps.queues.discover, { workspaceId })
 }
 
@@ -167,6 +169,24 @@ async function queueDueSyncs(deps: WorkspaceDeps): Promise<void> {
 			),
 		)
 		.limit(200)
+	// Databases shared with the connection later appear at the next discovery.
+	const stale = await deps.db
+		.select({ id: workspaces.id })
+		.from(workspaces)
+		.where(
+			and(
+				eq(workspaces.tool, 'notion'),
+				eq(workspaces.status, 'connected'),
+				or(
+					isNull(workspaces.discoveredAt),
+					lte(workspaces.discoveredAt, new Date(now.getTime() - deps.sync.reconcileSeconds * 1000)),
+				),
+			),
+		)
+		.limit(100)
+	for (const workspace of stale) {
+		await queueDiscovery(deps, workspace.id)
+	}
 	for (const database of due) {
 		const reconcileDue =
 			!database.lastReconciledAt ||

@@ -3,7 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm'
 import { AppError } from '#src/lib/errors.ts'
 import type { WorkspaceDeps } from './workspaces.deps.ts'
 import { workspaceDatabases, workspaceRows, workspaceSettings, workspaces } from './workspaces.schema.ts'
-import { queueSync } from './workspaces.sync.ts'
+import { queueDiscovery, queueSync } from './workspaces.sync.ts'
 
 // Notion webhooks are signals, not data: each event makes the affected databases sync
 // (incrementally), and a deleted page leaves the mirror at once. Events can arrive late, out
@@ -78,6 +78,12 @@ export async function handleNotionWebhook(
 	const affected = databases.filter(
 		(database) => !parentId || database.externalId === parentId || database.externalId === entityId,
 	)
+	// A data source shared, created, moved or deleted changes the list of databases itself.
+	if (/^(data_source|database)\.(created|deleted|undeleted|moved)$/.test(event.type ?? '')) {
+		for (const workspaceId of workspaceIds) {
+			await queueDiscovery(deps, workspaceId)
+		}
+	}
 	if (event.type === 'page.deleted' && entityId) {
 		await deps.db.delete(workspaceRows).where(
 			and(

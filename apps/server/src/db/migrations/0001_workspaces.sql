@@ -65,6 +65,7 @@ CREATE TABLE "workspaces" (
 	"status" text DEFAULT 'connected' NOT NULL,
 	"external_id" text,
 	"credentials" text,
+	"discovered_at" timestamp with time zone,
 	"created_by" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
