@@ -1,6 +1,8 @@
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { workspaces } from './workspaces.schema.ts'
 
 // The Notion side of the workspace layer, end to end: the app talks to the fake Notion server
 // through the official SDK, as it would to Notion.
@@ -156,6 +158,92 @@ describe('connecting Notion', () => {
 		expect(new URL(refused.headers.get('location') ?? '', 'http://localhost:3000').searchParams.get('error')).toMatch(
 			/invalid/,
 		)
+	})
+})
+
+async function revoke(token: string) {
+	const response = await fetch(`${fake.url}/v1/oauth/revoke`, {
+		method: 'POST',
+		headers: {
+			authorization: `Basic ${Buffer.from('client-123:secret-456').toString('base64')}`,
+			'notion-version': '2025-09-03',
+			'content-type': 'application/json',
+		},
+		body: JSON.stringify({ token }),
+	})
+	expect(response.status).toBe(200)
+}
+
+async function workspaceRecord(id: string) {
+	const [record] = await t.db.select().from(workspaces).where(eq(workspaces.id, id))
+	if (!record) {
+		throw new Error('no workspace')
+	}
+	return record
+}
+
+describe('tokens', () => {
+	test('an OAuth token Notion stops accepting is refreshed, stored sealed, and the sync goes on', async () => {
+		const account = await t.signUp()
+		const started = await t.request('POST', '/dashboard/workspaces', {
+			token: account.token,
+			json: { tool: 'notion', method: 'oauth' },
+		})
+		const approved = await fetch(started.body.authorizeUrl, { redirect: 'manual' })
+		const callback = new URL(approved.headers.get('location') ?? '')
+		const back = await t.request('GET', `${callback.pathname}${callback.search}`)
+		const workspaceId =
+			new URL(back.headers.get('location') ?? '', 'http://localhost:3000').searchParams.get('connected') ?? ''
+		const synced = await until(
+			'the first sync',
+			() => databases(account.token, workspaceId),
+			(list) => list.length >= 4 && list.every((d) => d.sync.lastSyncedAt !== null && d.sync.state === 'idle'),
+		)
+		const before = t.services.workspaces.deps.connectors.credentialsOf(await workspaceRecord(workspaceId))
+		expect((await workspaceRecord(workspaceId)).credentials).not.toContain(before.accessToken)
+		await revoke(before.accessToken)
+		const clients = synced.find((d) => d.name === 'Clients') as Database
+		const lastSyncedAt = clients.sync.lastSyncedAt
+		await t.request('POST', `/dashboard/notion/databases/${clients.id}/sync`, { token: account.token })
+		const after = await until(
+			'a sync with the refreshed token',
+			() => databases(account.token, workspaceId),
+			(list) => {
+				const database = list.find((d) => d.id === clients.id)
+				return database?.sync.state === 'idle' && database.sync.lastSyncedAt !== lastSyncedAt
+			},
+		)
+		expect(after.find((d) => d.id === clients.id)?.sync.lastError).toBeNull()
+		const renewed = t.services.workspaces.deps.connectors.credentialsOf(await workspaceRecord(workspaceId))
+		expect(renewed.accessToken).not.toBe(before.accessToken)
+		expect(renewed.refreshToken).not.toBe(before.refreshToken)
+		expect((await workspaceRecord(workspaceId)).status).toBe('connected')
+	})
+
+	test('a revoked integration token marks the workspace for reconnecting, with the reason on its databases', async () => {
+		const extra = fake.issueToken()
+		const account = await t.signUp()
+		const response = await t.request('POST', '/dashboard/workspaces', {
+			token: account.token,
+			json: { tool: 'notion', method: 'token', token: extra },
+		})
+		const workspaceId = response.body.workspace.id as string
+		const synced = await until(
+			'the first sync',
+			() => databases(account.token, workspaceId),
+			(list) => list.length >= 4 && list.every((d) => d.sync.lastSyncedAt !== null && d.sync.state === 'idle'),
+		)
+		await revoke(extra)
+		const clients = synced.find((d) => d.name === 'Clients') as Database
+		await t.request('POST', `/dashboard/notion/databases/${clients.id}/sync`, { token: account.token })
+		const after = await until(
+			'the failed sync',
+			() => databases(account.token, workspaceId),
+			(list) => list.find((d) => d.id === clients.id)?.sync.lastError !== null,
+		)
+		expect(after.find((d) => d.id === clients.id)?.sync.lastError).toMatch(/reconnect/)
+		const list = await t.request('GET', '/dashboard/workspaces', { token: account.token })
+		expect(list.body[0].status).toBe('needs_reauth')
 	})
 })
 

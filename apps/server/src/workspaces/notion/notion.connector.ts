@@ -98,6 +98,37 @@ export async function exchangeOAuthCode(options: {
 	}
 }
 
+/**
+ * A new access token from the refresh token of a public connection. Notion rotates both, so
+ * the caller must store the pair it gets back.
+ */
+export async function refreshOAuthToken(options: {
+	baseUrl?: string
+	clientId: string
+	clientSecret: string
+	refreshToken: string
+}): Promise<NotionOAuthToken> {
+	const client = new Client({ baseUrl: options.baseUrl, retry: false, logLevel: LogLevel.ERROR })
+	try {
+		const token = await client.oauth.token({
+			client_id: options.clientId,
+			client_secret: options.clientSecret,
+			grant_type: 'refresh_token',
+			refresh_token: options.refreshToken,
+		})
+		return {
+			accessToken: token.access_token,
+			refreshToken: token.refresh_token ?? null,
+			botId: token.bot_id,
+			workspaceId: token.workspace_id,
+			workspaceName: token.workspace_name ?? null,
+			workspaceIcon: token.workspace_icon ?? null,
+		}
+	} catch (error) {
+		throw toConnectorError(error)
+	}
+}
+
 function iconOf(icon: DataSourceObjectResponse['icon']): string | null {
 	switch (icon?.type) {
 		case 'emoji':
