@@ -64,7 +64,7 @@ export function WorkspacePanel({ workspace, onDisconnected }: { workspace: Works
 					description={
 						workspace.tool === 'local'
 							? 'Its databases and all their rows are deleted. Forms, charts and other modules using them stop working.'
-							: 'The mirror of its databases is removed from here (nothing changes in Notion). Modules using them stop working.'
+							: 'The mirror of its databases is removed from here (nothing changes in Notion), with any deliveries not yet made to it. Modules using them stop working.'
 					}
 					confirmLabel="Disconnect"
 					isDestructive
