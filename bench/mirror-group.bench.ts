@@ -3,18 +3,23 @@
 // next to the same group-by on a plain typed table holding the same rows, in the same run.
 // On PGlite (embedded, the default) and on PostgreSQL when one is reachable. Figures go to
 // stdout and to bench/results/.
-import { execFileSync } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import pg from 'pg'
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts'
-
-const repoRoot = path.resolve(import.meta.dirname, '..')
-const resultsFile = path.join(import.meta.dirname, 'results/mirror-group.json')
-const defaultPostgresUrl = 'postgres://postgres@127.0.0.1:5432/test'
+import {
+	aboutRun,
+	createThrowAwayDatabase,
+	findPostgres,
+	onCleanup,
+	positiveIntegerFromEnv,
+	printAligned,
+	progress,
+	type RunStart,
+	round,
+	runBenchmark,
+	scratchFolder,
+	writeResults,
+} from './bench-kit.ts'
 
 const settings = {
 	rows: positiveIntegerFromEnv('BENCH_ROWS', 100_000),
@@ -103,56 +108,8 @@ type EngineResult = {
 	variants: Record<string, Timing & { ratioToPlain: number; plan: string }>
 }
 
-// Everything started is undone here, newest first, on success, on failure and on Ctrl-C.
-const cleanups: Array<() => Promise<void> | void> = []
-let isInterrupted = false
-
-function onCleanup(undo: () => Promise<void> | void): () => Promise<void> {
-	let isDone = false
-	const run = async () => {
-		if (isDone) {
-			return
-		}
-		isDone = true
-		const index = cleanups.indexOf(run)
-		if (index >= 0) {
-			cleanups.splice(index, 1)
-		}
-		await undo()
-	}
-	cleanups.push(run)
-	return run
-}
-
-async function runCleanups(): Promise<void> {
-	for (let cleanup = cleanups.pop(); cleanup; cleanup = cleanups.pop()) {
-		try {
-			await cleanup()
-		} catch (error) {
-			console.error('cleanup failed:', error)
-		}
-	}
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-	process.once(signal, () => {
-		isInterrupted = true
-		void runCleanups().finally(() => process.exit(130))
-	})
-}
-
-async function main(): Promise<number> {
-	const nodeMajor = Number(process.versions.node.split('.')[0])
-	if (nodeMajor < 22) {
-		console.error(`Node ${process.versions.node} is too old for the server code; run it with \`npm run bench\`.`)
-		return 1
-	}
-	const startedAt = new Date()
-	const loadAverageAtStart = os.loadavg()[0] ?? 0
+async function main(start: RunStart): Promise<number> {
 	const postgres = await findPostgres()
-	if (!postgres.url) {
-		console.log(`PostgreSQL not reachable (${postgres.reason}); measuring PGlite only.`)
-	}
 	progress(
 		`${settings.rows.toLocaleString('en-US')} rows, ${settings.warmupRuns} warm-up + ${settings.runs} runs per query, ${os.cpus().length} CPUs`,
 	)
@@ -169,38 +126,26 @@ async function main(): Promise<number> {
 		benchmark: 'mirror-group',
 		description:
 			'select <select property>, sum(<number property>) group by 1 over workspace_rows (JSONB values), against the same group-by on a plain (stage text, amount numeric) table with the same rows',
-		date: startedAt.toISOString(),
-		machine: {
-			cpus: os.cpus().length,
-			cpuModel: os.cpus()[0]?.model ?? 'unknown',
-			memoryGiB: round(os.totalmem() / 2 ** 30, 1),
-			platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-			loadAverageAtStart: round(loadAverageAtStart, 2),
-		},
-		node: process.versions.node,
-		commit: gitCommit(),
+		...aboutRun(start, ['apps/server', 'packages/']),
 		settings: { ...settings, stages: stages.length, queries: { mirror: mirrorQuery.text, plain: plainQuery.text } },
 		results,
 		variants: variants.map(({ key, label, why, text }) => ({ key, label, why, query: text })),
 		...(postgres.url ? {} : { postgresSkipped: postgres.reason }),
 	}
-	mkdirSync(path.dirname(resultsFile), { recursive: true })
-	writeFileSync(resultsFile, `${JSON.stringify(report, null, '\t')}\n`)
-	console.log(`written to ${path.relative(repoRoot, resultsFile)}`)
+	writeResults(report)
 	return 0
 }
 
 async function measurePglite(): Promise<EngineResult> {
-	const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bs-bench-'))
-	const removeDataDir = onCleanup(() => rmSync(dataDir, { recursive: true, force: true }))
+	const dataDir = scratchFolder()
 	progress('PGlite: migrating a fresh data folder')
-	const database = await openDatabase({ dataDir })
+	const database = await openDatabase({ dataDir: dataDir.dir })
 	const close = onCleanup(() => database.close())
 	try {
 		return await measureEngine('PGlite', sqlOf(database))
 	} finally {
 		await close()
-		await removeDataDir()
+		await dataDir.remove()
 	}
 }
 
@@ -447,17 +392,7 @@ function printTable(results: EngineResult[]): void {
 			}
 		}
 	}
-	const widths = header.map((_, column) => Math.max(...[header, ...body].map((cells) => (cells[column] ?? '').length)))
-	const format = (cells: string[]) =>
-		cells
-			.map((cell, column) => (column === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[column] ?? 0)))
-			.join('  ')
-	console.log('')
-	console.log(format(header))
-	for (const cells of body) {
-		console.log(format(cells))
-	}
-	console.log('')
+	printAligned(header, body)
 	for (const result of results) {
 		console.log(
 			`${result.engine}: ${result.groups} groups; rows ${result.rowBytes.mirrorAvg} B (mirror) vs ${result.rowBytes.plainAvg} B (plain); ` +
@@ -466,92 +401,4 @@ function printTable(results: EngineResult[]): void {
 	}
 }
 
-async function findPostgres(): Promise<{ url: string; reason?: undefined } | { url?: undefined; reason: string }> {
-	const url = process.env.DATABASE_URL || defaultPostgresUrl
-	const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 })
-	try {
-		await client.connect()
-		await client.query('select 1')
-		return { url }
-	} catch (error) {
-		return { reason: `${redact(url)}: ${error instanceof Error ? error.message : String(error)}` }
-	} finally {
-		await client.end().catch(() => {})
-	}
-}
-
-/** A database of this run's own on the given server, dropped again by the cleanups. */
-async function createThrowAwayDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-	const name = `bench_${randomBytes(6).toString('hex')}`
-	await adminQuery(adminUrl, `create database "${name}"`)
-	const drop = onCleanup(() => adminQuery(adminUrl, `drop database if exists "${name}" with (force)`))
-	const url = new URL(adminUrl)
-	url.pathname = `/${name}`
-	return { url: url.toString(), drop }
-}
-
-async function adminQuery(url: string, text: string): Promise<void> {
-	const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 })
-	await client.connect()
-	try {
-		await client.query(text)
-	} finally {
-		await client.end()
-	}
-}
-
-function gitCommit(): string | undefined {
-	try {
-		const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim()
-		const isDirty = execFileSync('git', ['status', '--porcelain', '--', 'apps/server', 'packages'], {
-			cwd: repoRoot,
-			encoding: 'utf8',
-		}).trim()
-		return isDirty ? `${commit} (with uncommitted changes in apps/server or packages/)` : commit
-	} catch {
-		return undefined
-	}
-}
-
-function positiveIntegerFromEnv(name: string, fallback: number): number {
-	const value = process.env[name]
-	if (value === undefined || value === '') {
-		return fallback
-	}
-	const parsed = Number(value)
-	if (!Number.isInteger(parsed) || parsed < 1) {
-		throw new Error(`${name} must be a positive whole number (got "${value}")`)
-	}
-	return parsed
-}
-
-function redact(url: string): string {
-	try {
-		const parsed = new URL(url)
-		if (parsed.password) {
-			parsed.password = '***'
-		}
-		return parsed.toString()
-	} catch {
-		return 'DATABASE_URL'
-	}
-}
-
-function round(value: number, digits: number): number {
-	const factor = 10 ** digits
-	return Math.round(value * factor) / factor
-}
-
-function progress(message: string): void {
-	// Progress goes to stderr so that stdout carries only the figures.
-	console.error(`· ${message}`)
-}
-
-const exitCode = await main().catch((error: unknown) => {
-	if (!isInterrupted) {
-		console.error('benchmark failed:', error)
-	}
-	return 1
-})
-await runCleanups()
-process.exit(exitCode)
+await runBenchmark('the server code', main)

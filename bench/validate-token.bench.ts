@@ -1,21 +1,32 @@
 // GET /auth/validate_token under load, on PGlite and on PostgreSQL, next to a bare Hono
 // handler measured in the same run. Each server runs in its own process, as in production;
 // only the load generator runs here. Figures go to stdout and to bench/results/.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks'
 import autocannon from 'autocannon'
-import pg from 'pg'
+import {
+	aboutRun,
+	createThrowAwayDatabase,
+	findPostgres,
+	onCleanup,
+	positiveIntegerFromEnv,
+	printAligned,
+	progress,
+	type RunStart,
+	repoRoot,
+	round,
+	runBenchmark,
+	scratchFolder,
+	wasInterrupted,
+	writeResults,
+} from './bench-kit.ts'
 
-const repoRoot = path.resolve(import.meta.dirname, '..')
 const serverMain = path.join(repoRoot, 'apps/server/src/main.ts')
 const bareServer = path.join(import.meta.dirname, 'bare-hono.server.ts')
-const resultsFile = path.join(import.meta.dirname, 'results/validate-token.json')
-const defaultPostgresUrl = 'postgres://postgres@127.0.0.1:5432/test'
 const targetPath = '/auth/validate_token'
 
 const settings = {
@@ -42,45 +53,7 @@ type Measurement = {
 
 type RunningServer = { url: string; outputTail: () => string; stop: () => Promise<void> }
 
-// Everything started is undone here, newest first, on success, on failure and on Ctrl-C.
-const cleanups: Array<() => Promise<void> | void> = []
 const liveChildren = new Set<ChildProcess>()
-let isInterrupted = false
-
-/** Registers `undo` for exit; the returned function runs it early, once. */
-function onCleanup(undo: () => Promise<void> | void): () => Promise<void> {
-	let isDone = false
-	const run = async () => {
-		if (isDone) {
-			return
-		}
-		isDone = true
-		const index = cleanups.indexOf(run)
-		if (index >= 0) {
-			cleanups.splice(index, 1)
-		}
-		await undo()
-	}
-	cleanups.push(run)
-	return run
-}
-
-async function runCleanups(): Promise<void> {
-	for (let cleanup = cleanups.pop(); cleanup; cleanup = cleanups.pop()) {
-		try {
-			await cleanup()
-		} catch (error) {
-			console.error('cleanup failed:', error)
-		}
-	}
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-	process.once(signal, () => {
-		isInterrupted = true
-		void runCleanups().finally(() => process.exit(130))
-	})
-}
 // Last resort if the process dies some other way: a server left behind would hold its port.
 process.on('exit', () => {
 	for (const child of liveChildren) {
@@ -88,18 +61,8 @@ process.on('exit', () => {
 	}
 })
 
-async function main(): Promise<number> {
-	const nodeMajor = Number(process.versions.node.split('.')[0])
-	if (nodeMajor < 22) {
-		console.error(`Node ${process.versions.node} is too old for the server; run it with \`npm run bench\`.`)
-		return 1
-	}
-	const startedAt = new Date()
-	const loadAverageAtStart = os.loadavg()[0] ?? 0
+async function main(start: RunStart): Promise<number> {
 	const postgres = await findPostgres()
-	if (!postgres.url) {
-		console.log(`PostgreSQL not reachable (${postgres.reason}); measuring PGlite only.`)
-	}
 	progress(
 		`${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s per run, ${os.cpus().length} CPUs`,
 	)
@@ -118,23 +81,14 @@ async function main(): Promise<number> {
 	printTable([bareBefore, ...runs, bareAfter], baselineRequestsPerSecond)
 	console.log(
 		`baseline drift: after/before = ${(bareAfter.requestsPerSecond / bareBefore.requestsPerSecond).toFixed(2)}; ` +
-			`load average at start ${loadAverageAtStart.toFixed(2)}`,
+			`load average at start ${start.loadAverageAtStart.toFixed(2)}`,
 	)
 
 	const report = {
 		benchmark: 'validate-token',
 		description: `GET ${targetPath} with a bearer token, against a bare Hono handler at the same path`,
 		passed: failed.length === 0,
-		date: startedAt.toISOString(),
-		machine: {
-			cpus: os.cpus().length,
-			cpuModel: os.cpus()[0]?.model ?? 'unknown',
-			memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
-			platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-			loadAverageAtStart: round(loadAverageAtStart, 2),
-		},
-		node: process.versions.node,
-		commit: gitCommit(),
+		...aboutRun(start, ['apps/', 'packages/']),
 		settings: {
 			connections: settings.connections,
 			durationSeconds: settings.durationSeconds,
@@ -151,9 +105,7 @@ async function main(): Promise<number> {
 		runs: runs.map((run) => ({ ...run, ratioToBare: round(run.requestsPerSecond / baselineRequestsPerSecond, 3) })),
 		...(postgres.url ? {} : { postgresSkipped: postgres.reason }),
 	}
-	mkdirSync(path.dirname(resultsFile), { recursive: true })
-	writeFileSync(resultsFile, `${JSON.stringify(report, null, '\t')}\n`)
-	console.log(`written to ${path.relative(repoRoot, resultsFile)}`)
+	writeResults(report)
 
 	if (failed.length > 0) {
 		console.error(`FAILED: errors or non-2xx answers in ${failed.map((run) => run.name).join(', ')}`)
@@ -182,8 +134,7 @@ async function measureBare(name: string): Promise<Measurement> {
 
 /** The real server on a fresh data folder, and on a throw-away PostgreSQL database when given one. */
 async function measureBlocksmith(name: string, postgresUrl: string | undefined): Promise<Measurement> {
-	const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bs-bench-'))
-	const removeDataDir = onCleanup(() => rmSync(dataDir, { recursive: true, force: true }))
+	const dataDir = scratchFolder()
 	const database = postgresUrl ? await createThrowAwayDatabase(postgresUrl) : undefined
 	const databaseUrl = database?.url
 	const port = await freePort()
@@ -196,7 +147,7 @@ async function measureBlocksmith(name: string, postgresUrl: string | undefined):
 			PORT: String(port),
 			HOST: '127.0.0.1',
 			PUBLIC_URL: `http://127.0.0.1:${port}`,
-			DATA_DIR: dataDir,
+			DATA_DIR: dataDir.dir,
 			AUTH_SECRET: randomBytes(32).toString('hex'),
 			SHUTDOWN_TIMEOUT_MS: '10000',
 			...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
@@ -206,7 +157,7 @@ async function measureBlocksmith(name: string, postgresUrl: string | undefined):
 	try {
 		const token = await signUp(server.url)
 		const measurement = await measure(name, server, token)
-		if (hasFailures(measurement) && !isInterrupted) {
+		if (hasFailures(measurement) && !wasInterrupted()) {
 			console.error(`${name}: the server's last output:\n${server.outputTail()}`)
 		}
 		return measurement
@@ -214,7 +165,7 @@ async function measureBlocksmith(name: string, postgresUrl: string | undefined):
 		await server.stop()
 		// The server is gone: its folder and database can go now rather than at exit.
 		await database?.drop()
-		await removeDataDir()
+		await dataDir.remove()
 	}
 }
 
@@ -300,7 +251,7 @@ async function startServer(options: {
 	env: Record<string, string>
 	readyUrl: string
 }): Promise<RunningServer> {
-	if (isInterrupted) {
+	if (wasInterrupted()) {
 		// The main flow keeps going for a moment after Ctrl-C; start nothing the cleanups would miss.
 		throw new Error('interrupted')
 	}
@@ -357,41 +308,6 @@ async function startServer(options: {
 	return { url, outputTail: () => lines.join('\n'), stop }
 }
 
-async function findPostgres(): Promise<{ url: string; reason?: undefined } | { url?: undefined; reason: string }> {
-	const url = process.env.DATABASE_URL || defaultPostgresUrl
-	const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 })
-	try {
-		await client.connect()
-		await client.query('select 1')
-		return { url }
-	} catch (error) {
-		return { reason: `${redact(url)}: ${error instanceof Error ? error.message : String(error)}` }
-	} finally {
-		await client.end().catch(() => {})
-	}
-}
-
-/** A database of this run's own on the given server, dropped again by the cleanups. */
-async function createThrowAwayDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-	const name = `bench_${randomBytes(6).toString('hex')}`
-	await adminQuery(adminUrl, `create database "${name}"`)
-	// `with (force)` because a server killed mid-run may still hold connections.
-	const drop = onCleanup(() => adminQuery(adminUrl, `drop database if exists "${name}" with (force)`))
-	const url = new URL(adminUrl)
-	url.pathname = `/${name}`
-	return { url: url.toString(), drop }
-}
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-	const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 })
-	await client.connect()
-	try {
-		await client.query(sql)
-	} finally {
-		await client.end()
-	}
-}
-
 function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const probe = createServer()
@@ -414,71 +330,7 @@ function printTable(rows: Measurement[], baselineRequestsPerSecond: number): voi
 		String(row.non2xx + row.warmup.non2xx),
 		row.name.startsWith('bare') ? '—' : (row.requestsPerSecond / baselineRequestsPerSecond).toFixed(3),
 	])
-	const widths = header.map((_, column) => Math.max(...[header, ...body].map((cells) => (cells[column] ?? '').length)))
-	const format = (cells: string[]) =>
-		cells
-			.map((cell, column) => (column === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[column] ?? 0)))
-			.join('  ')
-	console.log('')
-	console.log(format(header))
-	for (const cells of body) {
-		console.log(format(cells))
-	}
-	console.log('')
+	printAligned(header, body)
 }
 
-function gitCommit(): string | undefined {
-	try {
-		const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim()
-		const isDirty = execFileSync('git', ['status', '--porcelain', '--', 'apps', 'packages'], {
-			cwd: repoRoot,
-			encoding: 'utf8',
-		}).trim()
-		return isDirty ? `${commit} (with uncommitted changes in apps/ or packages/)` : commit
-	} catch {
-		return undefined
-	}
-}
-
-function positiveIntegerFromEnv(name: string, fallback: number): number {
-	const value = process.env[name]
-	if (value === undefined || value === '') {
-		return fallback
-	}
-	const parsed = Number(value)
-	if (!Number.isInteger(parsed) || parsed < 1) {
-		throw new Error(`${name} must be a positive whole number (got "${value}")`)
-	}
-	return parsed
-}
-
-function redact(url: string): string {
-	try {
-		const parsed = new URL(url)
-		if (parsed.password) {
-			parsed.password = '***'
-		}
-		return parsed.toString()
-	} catch {
-		return 'DATABASE_URL'
-	}
-}
-
-function round(value: number, digits: number): number {
-	const factor = 10 ** digits
-	return Math.round(value * factor) / factor
-}
-
-function progress(message: string): void {
-	// Progress goes to stderr so that stdout carries only the figures.
-	console.error(`· ${message}`)
-}
-
-const exitCode = await main().catch((error: unknown) => {
-	if (!isInterrupted) {
-		console.error('benchmark failed:', error)
-	}
-	return 1
-})
-await runCleanups()
-process.exit(exitCode)
+await runBenchmark('the server', main)

@@ -4,11 +4,8 @@
 // builds it (createServices, pg-boss jobs started), and syncs go through the real jobs. The
 // baseline is the rate limit's ceiling: 3 requests/s × 100 rows per page = 300 rows/s.
 // Figures go to stdout and to bench/results/.
-import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
 import { createServices } from '../apps/server/src/app.ts'
 import { loadConfig } from '../apps/server/src/config.ts'
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts'
@@ -22,9 +19,19 @@ import type { PropertyDefinition } from '../apps/server/src/test/fake-notion/sto
 import type { WorkspaceConnector } from '../apps/server/src/workspaces/connector.ts'
 import { connectNotionToken } from '../apps/server/src/workspaces/workspaces.service.ts'
 import { queueSync } from '../apps/server/src/workspaces/workspaces.sync.ts'
-
-const repoRoot = path.resolve(import.meta.dirname, '..')
-const resultsFile = path.join(import.meta.dirname, 'results/workspace-sync.json')
+import {
+	aboutRun,
+	onCleanup,
+	positiveIntegerFromEnv,
+	printAligned,
+	progress,
+	type RunStart,
+	round,
+	runBenchmark,
+	scratchFolder,
+	wasInterrupted,
+	writeResults,
+} from './bench-kit.ts'
 
 const settings = {
 	rows: positiveIntegerFromEnv('BENCH_ROWS', 10_000),
@@ -60,52 +67,7 @@ type Phase = {
 	calls: { call: string; seconds: number; pages: number; items: number }[]
 }
 
-// Everything started is undone here, newest first, on success, on failure and on Ctrl-C.
-const cleanups: Array<() => Promise<void> | void> = []
-let isInterrupted = false
-
-function onCleanup(undo: () => Promise<void> | void): () => Promise<void> {
-	let isDone = false
-	const run = async () => {
-		if (isDone) {
-			return
-		}
-		isDone = true
-		const index = cleanups.indexOf(run)
-		if (index >= 0) {
-			cleanups.splice(index, 1)
-		}
-		await undo()
-	}
-	cleanups.push(run)
-	return run
-}
-
-async function runCleanups(): Promise<void> {
-	for (let cleanup = cleanups.pop(); cleanup; cleanup = cleanups.pop()) {
-		try {
-			await cleanup()
-		} catch (error) {
-			console.error('cleanup failed:', error)
-		}
-	}
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-	process.once(signal, () => {
-		isInterrupted = true
-		void runCleanups().finally(() => process.exit(130))
-	})
-}
-
-async function main(): Promise<number> {
-	const nodeMajor = Number(process.versions.node.split('.')[0])
-	if (nodeMajor < 22) {
-		console.error(`Node ${process.versions.node} is too old for the server code; run it with \`npm run bench\`.`)
-		return 1
-	}
-	const startedAt = new Date()
-	const loadAverageAtStart = os.loadavg()[0] ?? 0
+async function main(start: RunStart): Promise<number> {
 	progress(
 		`${settings.rows.toLocaleString('en-US')} rows at ${settings.requestsPerSecond} requests/s (burst ${settings.burst}); ${os.cpus().length} CPUs`,
 	)
@@ -117,8 +79,7 @@ async function main(): Promise<number> {
 	progress(`fake Notion seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`)
 	fake.setRateLimit({ requestsPerSecond: settings.requestsPerSecond, burst: settings.burst })
 
-	const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bs-bench-'))
-	onCleanup(() => rmSync(dataDir, { recursive: true, force: true }))
+	const { dir: dataDir } = scratchFolder()
 	const database = await openDatabase({ dataDir })
 	onCleanup(() => database.close())
 	const config = loadConfig({
@@ -207,16 +168,7 @@ async function main(): Promise<number> {
 		benchmark: 'workspace-sync',
 		description:
 			'Notion mirror sync through the real jobs against the fake Notion server at 3 requests/s: full sync, incremental after edits, reconcile',
-		date: startedAt.toISOString(),
-		machine: {
-			cpus: os.cpus().length,
-			cpuModel: os.cpus()[0]?.model ?? 'unknown',
-			memoryGiB: round(os.totalmem() / 2 ** 30, 1),
-			platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-			loadAverageAtStart: round(loadAverageAtStart, 2),
-		},
-		node: process.versions.node,
-		commit: gitCommit(),
+		...aboutRun(start, ['apps/server', 'packages/']),
 		settings: { ...settings, database: 'PGlite', properties: seeded.propertyCount },
 		baseline: { ceilingRowsPerSecond, why: 'requests/s × rows per query page: no sync can read rows faster' },
 		workspaceId: workspace.id,
@@ -230,9 +182,7 @@ async function main(): Promise<number> {
 		incremental: { ...incrementalPhase, edits: editedAmounts.size },
 		...(reconcilePhase ? { reconcile: { ...reconcilePhase, trashed: settings.trashed } } : { reconcile: 'skipped' }),
 	}
-	mkdirSync(path.dirname(resultsFile), { recursive: true })
-	writeFileSync(resultsFile, `${JSON.stringify(report, null, '\t')}\n`)
-	console.log(`written to ${path.relative(repoRoot, resultsFile)}`)
+	writeResults(report)
 	return 0
 }
 
@@ -503,7 +453,7 @@ async function query<T>(database: Database, text: string, params: unknown[] = []
 async function waitFor<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 180_000): Promise<T> {
 	const deadline = Date.now() + timeoutMs
 	for (;;) {
-		if (isInterrupted) {
+		if (wasInterrupted()) {
 			throw new Error('interrupted')
 		}
 		const value = await read()
@@ -533,17 +483,7 @@ function printTable(phases: Phase[]): void {
 			isFull ? (entry.rowsPerSecond / ceilingRowsPerSecond).toFixed(2) : '—',
 		]
 	})
-	const widths = header.map((_, column) => Math.max(...[header, ...body].map((cells) => (cells[column] ?? '').length)))
-	const format = (cells: string[]) =>
-		cells
-			.map((cell, column) => (column === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[column] ?? 0)))
-			.join('  ')
-	console.log('')
-	console.log(format(header))
-	for (const cells of body) {
-		console.log(format(cells))
-	}
-	console.log('')
+	printAligned(header, body)
 	for (const entry of phases) {
 		const calls = entry.calls
 			.map((call) => `${call.call} ${call.seconds.toFixed(1)} s / ${call.pages} pages / ${call.items} items`)
@@ -556,46 +496,4 @@ function printTable(phases: Phase[]): void {
 	console.log('')
 }
 
-function gitCommit(): string | undefined {
-	try {
-		const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim()
-		const isDirty = execFileSync('git', ['status', '--porcelain', '--', 'apps/server', 'packages'], {
-			cwd: repoRoot,
-			encoding: 'utf8',
-		}).trim()
-		return isDirty ? `${commit} (with uncommitted changes in apps/server or packages/)` : commit
-	} catch {
-		return undefined
-	}
-}
-
-function positiveIntegerFromEnv(name: string, fallback: number): number {
-	const value = process.env[name]
-	if (value === undefined || value === '') {
-		return fallback
-	}
-	const parsed = Number(value)
-	if (!Number.isInteger(parsed) || parsed < 1) {
-		throw new Error(`${name} must be a positive whole number (got "${value}")`)
-	}
-	return parsed
-}
-
-function round(value: number, digits: number): number {
-	const factor = 10 ** digits
-	return Math.round(value * factor) / factor
-}
-
-function progress(message: string): void {
-	// Progress goes to stderr so that stdout carries only the figures.
-	console.error(`· ${message}`)
-}
-
-const exitCode = await main().catch((error: unknown) => {
-	if (!isInterrupted) {
-		console.error('benchmark failed:', error)
-	}
-	return 1
-})
-await runCleanups()
-process.exit(exitCode)
+await runBenchmark('the server code', main)
