@@ -65,14 +65,25 @@ export const workspacesQuery = queryOptions({
 		api('/dashboard/workspaces', { schema: z.array(workspaceSchema), signal }),
 })
 
-/** While a sync is queued or running, the list is polled every 2 s so the state moves by itself. */
+/**
+ * While a sync is queued or running, the list is polled every 2 s so the state moves by itself.
+ * A Notion workspace's databases are found by a job after it connects, so its list can be empty when
+ * first read (back from the OAuth page): while it is empty it is polled too, more gently.
+ */
 export function databasesQuery(tool: WorkspaceTool, workspaceId: string) {
 	return queryOptions({
 		queryKey: workspaceKeys.databases(tool, workspaceId),
 		queryFn: ({ signal }): Promise<Database[]> =>
 			api(`/dashboard/${tool}/databases`, { query: { workspaceId }, schema: databaseListSchema, signal }),
-		refetchInterval: (query) => (query.state.data?.some((database) => isSyncing(database)) ? 2000 : false),
+		refetchInterval: (query) => databasesRefetchInterval(tool, query.state.data),
 	})
+}
+
+function databasesRefetchInterval(tool: WorkspaceTool, databases: Database[] | undefined): number | false {
+	if (databases?.some((database) => isSyncing(database))) {
+		return 2000
+	}
+	return tool === 'notion' && databases?.length === 0 ? 5000 : false
 }
 
 export function databaseQuery(tool: WorkspaceTool, id: string) {
