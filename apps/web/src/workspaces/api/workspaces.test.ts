@@ -1,6 +1,6 @@
-import type { Database } from '@blocksmith/contracts/workspaces.ts'
+import type { Database, Workspace } from '@blocksmith/contracts/workspaces.ts'
 import { expect, test } from 'vitest'
-import { databasesQuery } from './workspaces.ts'
+import { databasesQuery, workspacesQuery } from './workspaces.ts'
 
 function database(state: Database['sync']['state']): Database {
 	return {
@@ -36,4 +36,25 @@ test('a Notion workspace with no databases yet is polled: they are found by a jo
 	// Not before the first answer, and never for a local workspace, whose databases are made here.
 	expect(intervalFor('notion', undefined)).toBe(false)
 	expect(intervalFor('local', [])).toBe(false)
+})
+
+test('the workspaces list is polled while a connected Notion workspace still has no databases', () => {
+	const { refetchInterval } = workspacesQuery
+	const intervalOf = (data: Workspace[]) =>
+		typeof refetchInterval === 'function'
+			? refetchInterval({ state: { data } } as Parameters<typeof refetchInterval>[0])
+			: refetchInterval
+	const notion: Workspace = {
+		id: 'ws1',
+		tool: 'notion',
+		name: 'Notion',
+		icon: null,
+		status: 'connected',
+		databasesCount: 0,
+		createdAt: '2026-11-23T10:00:00.000Z',
+	}
+	expect(intervalOf([notion])).toBe(5000)
+	expect(intervalOf([{ ...notion, databasesCount: 4 }])).toBe(false)
+	expect(intervalOf([{ ...notion, status: 'needs_reauth' }])).toBe(false)
+	expect(intervalOf([{ ...notion, tool: 'local' }])).toBe(false)
 })

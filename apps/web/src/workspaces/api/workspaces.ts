@@ -59,10 +59,15 @@ export const workspaceKeys = {
 
 const encode = encodeURIComponent
 
+/** A Notion workspace just connected has no databases until its discovery job ran: its count is polled until then. */
 export const workspacesQuery = queryOptions({
 	queryKey: workspaceKeys.list,
 	queryFn: ({ signal }): Promise<Workspace[]> =>
 		api('/dashboard/workspaces', { schema: z.array(workspaceSchema), signal }),
+	refetchInterval: (query) =>
+		query.state.data?.some((w) => w.tool === 'notion' && w.status === 'connected' && w.databasesCount === 0)
+			? 5000
+			: false,
 })
 
 /**
