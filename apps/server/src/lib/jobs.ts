@@ -7,6 +7,8 @@ export type JobQueue<T extends object> = {
 	name: string
 	options: QueueOptions
 	handle: (data: T) => Promise<void>
+	/** Jobs of this queue run at once in this process (default 1): more where jobs mostly wait on the network. */
+	concurrency?: number
 	/** A cron expression (UTC): pg-boss then sends the queue an empty job on that schedule, once across instances. */
 	cron?: string
 }
@@ -63,6 +65,7 @@ export function createJobs(options: { database: Database; log: Logger; pollingIn
 						// New jobs wake the worker at once (NOTIFY); retries coming due are found by this poll.
 						notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 10,
 						batchSize: 1,
+						localConcurrency: queue.concurrency ?? 1,
 					},
 					async ([job]) => {
 						if (!job) {

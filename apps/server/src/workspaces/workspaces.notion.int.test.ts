@@ -394,12 +394,12 @@ describe('writes to Notion', () => {
 				})
 				expect(queued.status).toBe(202)
 			}
-			// Each write fails several times in a row, as it would through a long outage with
-			// production's backoff (30 s doubling: the 4th retry is 8 minutes in).
+			// Six failed attempts in a row: with production's backoff (30 s doubling) the sixth
+			// comes 15.5 minutes after the first, so this is an outage of more than 10 minutes.
 			const failing = await until(
-				'every write to have failed three times',
+				'every write to have failed six times',
 				() => writes(token, workspaceId),
-				(list) => list.length === 6 && list.every((w) => w.state === 'failed' && w.attempts >= 3),
+				(list) => list.length === 6 && list.every((w) => w.state === 'failed' && w.attempts >= 6),
 			)
 			expect(failing[0]?.lastError).toMatch(/not answering/)
 		} finally {

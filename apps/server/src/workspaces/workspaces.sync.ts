@@ -26,6 +26,8 @@ export function createSyncQueues(deps: () => WorkspaceDeps) {
 	const sync: JobQueue<{ databaseId: string; mode: SyncMode }> = {
 		name: 'workspace-sync',
 		options: { retryLimit: 0 },
+		// A long first sync of one workspace must not hold up the syncs of the others.
+		concurrency: 2,
 		handle: async ({ databaseId, mode }) => syncDatabase(deps(), databaseId, mode),
 	}
 	const tick: JobQueue<Record<string, never>> = {

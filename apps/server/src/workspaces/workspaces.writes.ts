@@ -25,6 +25,9 @@ export function createWriteQueues(deps: () => WorkspaceDeps) {
 		name: 'workspace-write',
 		// Retries are ours (state, backoff and the dead state live on the write), not pg-boss's.
 		options: { retryLimit: 0 },
+		// Deliveries mostly wait on Notion (rate queue, Retry-After): one workspace paused by a
+		// 429 must not hold up the others' deliveries.
+		concurrency: 4,
 		handle: async ({ writeId }) => deliverWrite(deps(), writeId),
 	}
 	const sweep: JobQueue<Record<string, never>> = {
