@@ -68,53 +68,39 @@ export type NotionOAuthToken = {
 	workspaceIcon: string | null
 }
 
+type OAuthClient = { baseUrl?: string; clientId: string; clientSecret: string }
+
 /** Exchanges the code of Notion's OAuth redirect for the workspace bot's token. */
-export async function exchangeOAuthCode(options: {
-	baseUrl?: string
-	clientId: string
-	clientSecret: string
-	code: string
-	redirectUri: string
-}): Promise<NotionOAuthToken> {
-	const client = new Client({ baseUrl: options.baseUrl, retry: false, logLevel: LogLevel.ERROR })
-	try {
-		const token = await client.oauth.token({
-			client_id: options.clientId,
-			client_secret: options.clientSecret,
-			grant_type: 'authorization_code',
-			code: options.code,
-			redirect_uri: options.redirectUri,
-		})
-		return {
-			accessToken: token.access_token,
-			refreshToken: token.refresh_token ?? null,
-			botId: token.bot_id,
-			workspaceId: token.workspace_id,
-			workspaceName: token.workspace_name ?? null,
-			workspaceIcon: token.workspace_icon ?? null,
-		}
-	} catch (error) {
-		throw toConnectorError(error)
-	}
+export function exchangeOAuthCode(
+	options: OAuthClient & { code: string; redirectUri: string },
+): Promise<NotionOAuthToken> {
+	return requestOAuthToken(options, {
+		grant_type: 'authorization_code',
+		code: options.code,
+		redirect_uri: options.redirectUri,
+	})
 }
 
 /**
  * A new access token from the refresh token of a public connection. Notion rotates both, so
  * the caller must store the pair it gets back.
  */
-export async function refreshOAuthToken(options: {
-	baseUrl?: string
-	clientId: string
-	clientSecret: string
-	refreshToken: string
-}): Promise<NotionOAuthToken> {
+export function refreshOAuthToken(options: OAuthClient & { refreshToken: string }): Promise<NotionOAuthToken> {
+	return requestOAuthToken(options, { grant_type: 'refresh_token', refresh_token: options.refreshToken })
+}
+
+async function requestOAuthToken(
+	options: OAuthClient,
+	grant:
+		| { grant_type: 'authorization_code'; code: string; redirect_uri: string }
+		| { grant_type: 'refresh_token'; refresh_token: string },
+): Promise<NotionOAuthToken> {
 	const client = new Client({ baseUrl: options.baseUrl, retry: false, logLevel: LogLevel.ERROR })
 	try {
 		const token = await client.oauth.token({
 			client_id: options.clientId,
 			client_secret: options.clientSecret,
-			grant_type: 'refresh_token',
-			refresh_token: options.refreshToken,
+			...grant,
 		})
 		return {
 			accessToken: token.access_token,
