@@ -273,6 +273,79 @@ export function validateRowValues(properties: Property[], values: Record<string,
 	return result
 }
 
+function asText(value: unknown): string | undefined {
+	if (typeof value === 'string') {
+		return value
+	}
+	if (typeof value === 'number') {
+		return String(value)
+	}
+	if (typeof value === 'boolean') {
+		return value ? 'Yes' : 'No'
+	}
+	if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
+		return value.join(', ')
+	}
+	if (value && typeof value === 'object' && 'start' in value) {
+		const date = value as DateValue
+		return date.end ? `${date.start} → ${date.end}` : date.start
+	}
+	return undefined
+}
+
+/** The candidate forms of `value` for a property's type, tried in order by `convertValue`. */
+function candidates(property: Property, value: unknown): unknown[] {
+	const text = asText(value)?.trim()
+	switch (property.type) {
+		case 'title':
+		case 'rich_text':
+		case 'url':
+		case 'email':
+		case 'phone_number':
+			return [value, text]
+		case 'number':
+			return [value, text !== undefined && text !== '' && Number.isFinite(Number(text)) ? Number(text) : undefined]
+		case 'select':
+		case 'status':
+			return [value, Array.isArray(value) ? value[0] : text]
+		case 'multi_select':
+			return [
+				value,
+				typeof value === 'string' ? [value] : undefined,
+				text
+					?.split(',')
+					.map((item) => item.trim())
+					.filter((item) => property.options?.some((option) => option.name === item)),
+			]
+		case 'checkbox':
+			return [value, text === undefined ? undefined : /^(true|yes|y|1|x|✓|checked)$/i.test(text)]
+		case 'date':
+			return [value, text?.split(' → ')[0]]
+		default:
+			return [value]
+	}
+}
+
+/**
+ * `value` as the property now defines it, converted where a person would expect it to carry
+ * over after a change of type; undefined when it cannot be kept.
+ */
+export function convertValue(property: Property, value: PropertyValue | undefined): PropertyValue | undefined {
+	for (const candidate of candidates(property, value)) {
+		if (candidate === undefined) {
+			continue
+		}
+		try {
+			return validateRowValues([property], { [property.id]: candidate })[property.id]
+		} catch (error) {
+			if (!(error instanceof AppError)) {
+				throw error
+			}
+		}
+	}
+	return undefined
+}
+
 /** The row's title as plain text. */
 export function titleOf(properties: Property[], values: RowValues): string {
 	const title = properties.find((property) => property.type === 'title')

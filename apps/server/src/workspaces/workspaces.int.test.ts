@@ -187,11 +187,12 @@ describe('local databases', () => {
 		const { database } = await everyTypeDatabase(account.token)
 		const kind = prop(database, 'Kind')
 		const notes = prop(database, 'Notes')
+		const amount = prop(database, 'Amount')
 		await t.request('POST', `/dashboard/local/databases/${database.id}/rows/batch`, {
 			token: account.token,
 			json: {
 				rows: [
-					{ values: { title: 'a', [kind]: 'A', [notes]: 'keep me' } },
+					{ values: { title: 'a', [kind]: 'A', [notes]: 'keep me', [amount]: 5 } },
 					{ values: { title: 'b', [kind]: 'B', [notes]: 'and me' } },
 				],
 			},
@@ -209,6 +210,9 @@ describe('local databases', () => {
 				if (p.id === notes) {
 					input.name = 'Remarks'
 				}
+				if (p.id === amount) {
+					input.type = 'rich_text'
+				}
 				return input
 			})
 		const updated = await t.request('PATCH', `/dashboard/local/databases/${database.id}`, {
@@ -225,6 +229,8 @@ describe('local databases', () => {
 		expect(byTitle.a?.[kind]).toBe('A')
 		expect(byTitle.b?.[kind]).toBeUndefined()
 		expect(byTitle.b?.[notes]).toBe('and me')
+		// A number property turned into text keeps its values as text.
+		expect(byTitle.a?.[amount]).toBe('5')
 	})
 })
 

@@ -21,7 +21,7 @@ import { insertLocalRows, listOrganizationPeople, toExternalRow } from './local/
 import { createNotionClient, exchangeOAuthCode } from './notion/notion.connector.ts'
 import { buildLocalProperties } from './properties.ts'
 import { filtersSql, orderSql, parseFilters, parseSorts } from './rows.query.ts'
-import { validateRowValues } from './values.ts'
+import { convertValue, validateRowValues } from './values.ts'
 import type { WorkspaceCtx, WorkspaceDeps } from './workspaces.deps.ts'
 import { workspaceDatabases, workspaceRows, workspaces } from './workspaces.schema.ts'
 import { queueDiscovery } from './workspaces.sync.ts'
@@ -328,8 +328,9 @@ export async function updateLocalDatabase(ctx: WorkspaceCtx, id: string, input: 
 
 /**
  * After a schema change, every stored value must still fit its property: removed properties
- * lose their values, and a property whose type or options changed keeps each value that is
- * valid under the new definition (text stays text, a removed option goes).
+ * lose their values, and a property whose type or options changed keeps each value converted
+ * to the new definition where it can be (12.5 → "12.5" → 12.5, an option → a one-item
+ * multi-select); what cannot be converted (a removed option, text that is not a number) goes.
  */
 async function revalidateValues(db: WorkspaceCtx['db'], databaseId: string, before: Property[], after: Property[]) {
 	const afterById = new Map(after.map((p) => [p.id, p]))
@@ -362,11 +363,11 @@ async function revalidateValues(db: WorkspaceCtx['db'], databaseId: string, befo
 				if (!(property.id in values)) {
 					continue
 				}
-				try {
-					values[property.id] =
-						validateRowValues([property], { [property.id]: values[property.id] })[property.id] ?? null
-				} catch {
+				const converted = convertValue(property, values[property.id])
+				if (converted === undefined) {
 					delete values[property.id]
+				} else {
+					values[property.id] = converted
 				}
 				isDirty = isDirty || JSON.stringify(values[property.id]) !== JSON.stringify(row.values[property.id])
 			}
