@@ -277,6 +277,7 @@ export const propertyInputSchema = z.object({
 		)
 		.max(500)
 		.optional(),
+	/** The related database's id; `self` when creating a database that relates to itself (e.g. a parent task). */
 	relationDatabaseId: z.string().optional(),
 })
 export type PropertyInput = z.input<typeof propertyInputSchema>

@@ -155,6 +155,34 @@ describe('local databases', () => {
 		expect(page.body.total).toBe(0)
 	})
 
+	test('a new database can relate to itself', async () => {
+		const account = await t.signUp()
+		const workspace = await localWorkspace(account.token)
+		const created = await t.request('POST', '/dashboard/local/databases', {
+			token: account.token,
+			json: {
+				workspaceId: workspace.id,
+				name: 'Tasks',
+				properties: [
+					{ name: 'Name', type: 'title' },
+					{ name: 'Parent', type: 'relation', relationDatabaseId: 'self' },
+				],
+			},
+		})
+		expect(created.status).toBe(201)
+		const parent = created.body.properties.find((p: Property) => p.name === 'Parent')
+		expect(parent.relationDatabaseId).toBe(created.body.id)
+		const top = await t.request('POST', `/dashboard/local/databases/${created.body.id}/rows`, {
+			token: account.token,
+			json: { values: { title: 'Top' } },
+		})
+		const child = await t.request('POST', `/dashboard/local/databases/${created.body.id}/rows`, {
+			token: account.token,
+			json: { values: { title: 'Child', [parent.id]: [top.body.id] } },
+		})
+		expect(child.status).toBe(201)
+	})
+
 	test('a batch import is all or nothing, and the row count follows', async () => {
 		const account = await t.signUp()
 		const { database } = await everyTypeDatabase(account.token)
