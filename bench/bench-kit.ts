@@ -1,16 +1,21 @@
 // What every benchmark in this folder needs around its own measurement: clean-up that also runs
 // on Ctrl-C, settings from the environment, progress on stderr, the machine and commit a figure
 // was taken on, a throw-away PostgreSQL database, an aligned table on stdout and the report in
-// bench/results/. One copy here, so the benchmarks report alike and a fix reaches all of them.
-import { execFileSync } from 'node:child_process'
+// bench/results/; and for the HTTP benchmarks, the real and the bare server in their own
+// processes and the load run against them. One copy here, so the benchmarks report alike and a
+// fix reaches all of them.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { createHistogram, type RecordableHistogram } from 'node:perf_hooks'
+import autocannon from 'autocannon'
 import pg from 'pg'
 
 /** The repository's root: where git is asked about the commit and report paths are printed from. */
-export const repoRoot = path.resolve(import.meta.dirname, '..')
+const repoRoot = path.resolve(import.meta.dirname, '..')
 
 const defaultPostgresUrl = 'postgres://postgres@127.0.0.1:5432/test'
 
@@ -233,4 +238,267 @@ export function writeResults(report: { benchmark: string }): void {
 	mkdirSync(path.dirname(resultsFile), { recursive: true })
 	writeFileSync(resultsFile, `${JSON.stringify(report, null, '\t')}\n`)
 	console.log(`written to ${path.relative(repoRoot, resultsFile)}`)
+}
+
+// ---- HTTP servers under load -----------------------------------------------------------------
+
+const serverMain = path.join(repoRoot, 'apps/server/src/main.ts')
+const bareServer = path.join(import.meta.dirname, 'bare-hono.server.ts')
+
+/** A server in its own process: its origin, its last lines of output, and how to stop it (once). */
+export type RunningServer = { url: string; outputTail: () => string; stop: () => Promise<void> }
+
+const liveChildren = new Set<ChildProcess>()
+// Last resort if the process dies some other way: a server left behind would hold its port.
+process.on('exit', () => {
+	for (const child of liveChildren) {
+		child.kill('SIGKILL')
+	}
+})
+
+/**
+ * The real server as `npm start` runs it (apps/server/src/main.ts in its own process) on a fresh
+ * data folder, and on a throw-away database when given a PostgreSQL server. `env` comes on top
+ * of what every run needs (port, secret, data folder); stopping it removes the folder and database.
+ */
+export async function startBlocksmithServer(options: {
+	postgresUrl: string | undefined
+	env: Record<string, string>
+}): Promise<RunningServer> {
+	const dataDir = scratchFolder()
+	const database = options.postgresUrl ? await createThrowAwayDatabase(options.postgresUrl) : undefined
+	const port = await freePort()
+	const server = await startServer({
+		name: 'Blocksmith server',
+		script: serverMain,
+		cwd: path.dirname(path.dirname(serverMain)),
+		env: {
+			...options.env,
+			PORT: String(port),
+			HOST: '127.0.0.1',
+			PUBLIC_URL: `http://127.0.0.1:${port}`,
+			DATA_DIR: dataDir.dir,
+			AUTH_SECRET: randomBytes(32).toString('hex'),
+			SHUTDOWN_TIMEOUT_MS: '10000',
+			...(database ? { DATABASE_URL: database.url } : {}),
+		},
+		readyUrl: `http://127.0.0.1:${port}/readyz`,
+	})
+	return {
+		...server,
+		stop: async () => {
+			await server.stop()
+			// The server is gone: its folder and database can go now rather than at exit.
+			await database?.drop()
+			await dataDir.remove()
+		},
+	}
+}
+
+/** `bare-hono.server.ts`: Hono on @hono/node-server with nothing in front, the baseline. */
+export async function startBareHono(): Promise<RunningServer> {
+	const port = await freePort()
+	return startServer({
+		name: 'bare Hono',
+		script: bareServer,
+		cwd: import.meta.dirname,
+		env: { PORT: String(port) },
+		readyUrl: `http://127.0.0.1:${port}/readyz`,
+	})
+}
+
+async function startServer(options: {
+	name: string
+	script: string
+	cwd: string
+	env: Record<string, string>
+	readyUrl: string
+}): Promise<RunningServer> {
+	if (wasInterrupted()) {
+		// The main flow keeps going for a moment after Ctrl-C; start nothing the cleanups would miss.
+		throw new Error('interrupted')
+	}
+	progress(`starting ${options.name}`)
+	// Only what the server needs: an inherited DATABASE_URL must not reach the PGlite run.
+	const child = spawn(process.execPath, [options.script], {
+		cwd: options.cwd,
+		env: { PATH: process.env.PATH ?? '', ...options.env },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	})
+	liveChildren.add(child)
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+	void exited.then(() => liveChildren.delete(child))
+
+	const lines: string[] = []
+	const keep = (chunk: Buffer) => {
+		lines.push(...chunk.toString('utf8').split('\n').filter(Boolean))
+		lines.splice(0, Math.max(0, lines.length - 40))
+	}
+	child.stdout.on('data', keep)
+	child.stderr.on('data', keep)
+
+	const stop = onCleanup(async () => {
+		if (child.exitCode !== null || child.signalCode !== null) {
+			return
+		}
+		child.kill('SIGTERM')
+		const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+		await exited
+		clearTimeout(timer)
+	})
+
+	const url = new URL(options.readyUrl).origin
+	const deadline = Date.now() + 60_000
+	for (;;) {
+		if (child.exitCode !== null || child.signalCode !== null) {
+			throw new Error(`${options.name} exited before it was ready:\n${lines.join('\n')}`)
+		}
+		try {
+			const response = await fetch(options.readyUrl, { signal: AbortSignal.timeout(2000) })
+			await response.body?.cancel()
+			if (response.ok) {
+				break
+			}
+		} catch {
+			// Not listening yet.
+		}
+		if (Date.now() > deadline) {
+			await stop()
+			throw new Error(`${options.name} was not ready within 60 s:\n${lines.join('\n')}`)
+		}
+		await new Promise((resolve) => setTimeout(resolve, 100))
+	}
+	return { url, outputTail: () => lines.join('\n'), stop }
+}
+
+/** A port nothing listens on now, for the next server. */
+function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const probe = createServer()
+		probe.once('error', reject)
+		probe.listen(0, '127.0.0.1', () => {
+			const address = probe.address()
+			probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+		})
+	})
+}
+
+/** A new account's bearer token on the real server, checked once before the load starts. */
+export async function signUp(baseUrl: string): Promise<string> {
+	const response = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
+		method: 'POST',
+		// better-auth refuses a sign-up without an Origin outside tests, as a browser would send it.
+		headers: { 'content-type': 'application/json', origin: baseUrl },
+		body: JSON.stringify({
+			email: `bench-${randomBytes(5).toString('hex')}@bench.test`,
+			password: 'correct horse battery staple',
+			name: 'Bench User',
+		}),
+	})
+	const token = response.headers.get('set-auth-token')
+	if (response.status !== 200 || !token) {
+		throw new Error(`sign-up failed: ${response.status} ${await response.text()}`)
+	}
+	await response.body?.cancel()
+	const check = await fetch(`${baseUrl}/auth/validate_token`, { headers: { authorization: `Bearer ${token}` } })
+	if (check.status !== 200) {
+		throw new Error(`/auth/validate_token refused the new token: ${check.status} ${await check.text()}`)
+	}
+	await check.body?.cancel()
+	return token
+}
+
+/** How hard and how long each load run is; the warm-up's figures are discarded. */
+export type LoadSettings = { connections: number; durationSeconds: number; warmupSeconds: number; pipelining: number }
+
+/** One endpoint's figures under load, as every HTTP benchmark reports them. */
+export type LoadMeasurement = {
+	name: string
+	requestsPerSecond: number
+	latencyMs: { mean: number; p50: number; p99: number; max: number }
+	requests: number
+	errors: number
+	timeouts: number
+	non2xx: number
+	/** The warm-up's figures are discarded, but a failure in it still fails the run. */
+	warmup: { errors: number; non2xx: number }
+}
+
+/**
+ * A warm-up, then the measured run, against `options` (url, method, headers, requests…).
+ * `statusCounts` counts the answers of both by status code, for benchmarks that check what
+ * the server stored against what it acknowledged.
+ */
+export async function measureLoad(
+	name: string,
+	settings: LoadSettings,
+	options: autocannon.Options,
+): Promise<{ measurement: LoadMeasurement; statusCounts: Record<string, number> }> {
+	const load = { ...options, connections: settings.connections, pipelining: settings.pipelining }
+	progress(`${name}: warming up`)
+	const warmup = await runLoad({ ...load, duration: settings.warmupSeconds })
+	progress(`${name}: measuring`)
+	const { result, latency } = await runLoad({ ...load, duration: settings.durationSeconds })
+	const statusCounts: Record<string, number> = {}
+	for (const stats of [warmup.result.statusCodeStats, result.statusCodeStats]) {
+		for (const [code, { count }] of Object.entries(stats ?? {})) {
+			statusCounts[code] = (statusCounts[code] ?? 0) + (count ?? 0)
+		}
+	}
+	const measurement = {
+		name,
+		requestsPerSecond: round(result.requests.mean, 1),
+		latencyMs: {
+			mean: round(latency.mean / 1000, 3),
+			p50: round(latency.percentile(50) / 1000, 3),
+			p99: round(latency.percentile(99) / 1000, 3),
+			max: round(latency.max / 1000, 3),
+		},
+		requests: result.requests.total,
+		errors: result.errors,
+		timeouts: result.timeouts,
+		non2xx: result.non2xx,
+		warmup: { errors: warmup.result.errors, non2xx: warmup.result.non2xx },
+	}
+	return { measurement, statusCounts }
+}
+
+/** Whether a run (or its warm-up) saw a connection error or a non-2xx answer. */
+export function hasFailures(run: LoadMeasurement): boolean {
+	return run.errors + run.non2xx + run.warmup.errors + run.warmup.non2xx > 0
+}
+
+/**
+ * One autocannon run. Latency is kept in our own histogram in microseconds: autocannon's
+ * rounds to whole milliseconds, which reads as 0 ms for the bare handler.
+ */
+function runLoad(options: autocannon.Options): Promise<{ result: autocannon.Result; latency: RecordableHistogram }> {
+	const latency = createHistogram()
+	return new Promise((resolve, reject) => {
+		const instance = autocannon(options, (error: unknown, result) =>
+			error ? reject(error) : resolve({ result, latency }),
+		)
+		instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
+			if (statusCode >= 200 && statusCode < 300) {
+				latency.record(Math.max(1, Math.round(responseTimeMs * 1000)))
+			}
+		})
+	})
+}
+
+/** The load runs as a table; `vsBare` is the run's requests/s over its baseline's (none for the baseline). */
+export function printLoadTable(rows: Array<{ run: LoadMeasurement; vsBare?: number | undefined }>): void {
+	const header = ['', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'vs bare']
+	const body = rows.map(({ run, vsBare }) => [
+		run.name,
+		Math.round(run.requestsPerSecond).toLocaleString('en-US'),
+		run.latencyMs.mean.toFixed(2),
+		run.latencyMs.p50.toFixed(2),
+		run.latencyMs.p99.toFixed(2),
+		run.latencyMs.max.toFixed(1),
+		String(run.errors + run.warmup.errors),
+		String(run.non2xx + run.warmup.non2xx),
+		vsBare === undefined ? '—' : vsBare.toFixed(3),
+	])
+	printAligned(header, body)
 }

@@ -16,7 +16,7 @@ function requiredEnv(name: string): string {
 }
 
 /** Where the server under test listens, e.g. http://localhost:41234 (no trailing slash). */
-const baseUrl = requiredEnv('BASE_URL')
+export const baseUrl = requiredEnv('BASE_URL')
 
 /** The server's data folder; mail lands in its `mail/` folder. */
 const dataDir = requiredEnv('DATA_DIR')

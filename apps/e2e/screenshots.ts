@@ -17,6 +17,9 @@ import { buildWebIfStale, repoDir, type ServerUnderTest, startServer } from './s
 const outDir = path.join(repoDir, 'docs/screenshots')
 const desktop = { width: 1280, height: 800 }
 const phone = { width: 390, height: 844 }
+// The form builder shows its live preview beside the settings from 1280 px of window; with the
+// sidebar that leaves little room, so its pictures are taken wider.
+const wide = { width: 1440, height: 900 }
 const themes = ['light', 'dark'] as const
 type Theme = (typeof themes)[number]
 
@@ -39,14 +42,25 @@ type Shot = {
 	ready: (page: Page) => Promise<void>
 	/** Anything to do before the picture (open a dialog). */
 	prepare?: (page: Page) => Promise<void>
+	/** Which pictures: desktop in both themes unless told; a phone in the themes listed. */
 	viewports?: ('desktop' | 'phone')[]
 	phoneThemes?: Theme[]
+	/** Console errors that belong to the screen, e.g. the 404 status of a page that is not found. */
+	expectedProblems?: RegExp[]
+	/** A wider desktop, for a screen whose layout changes above 1280 px. */
+	desktopSize?: { width: number; height: number }
 }
 
 function heading(name: string, level = 1) {
 	return async (page: Page) => {
 		await page.getByRole('heading', { level, name }).first().waitFor()
 	}
+}
+
+/** The builder with its fields and its preview loaded. */
+async function builderReady(page: Page) {
+	await heading('Contact us')(page)
+	await page.getByRole('list', { name: 'Fields' }).getByRole('button', { name: 'Edit Service', exact: true }).waitFor()
 }
 
 const children = new Set<ChildProcess>()
@@ -73,6 +87,9 @@ let server: ServerUnderTest | undefined
 let browser: Browser | undefined
 let exitCode = 0
 try {
+	// Seeded answers go out at once instead of after the 3 s a person takes at the least; the
+	// server reads this from the environment it inherits.
+	process.env.FORM_MIN_FILL_SECONDS = '0'
 	server = await startServer({ dataDir, children })
 	const { baseUrl } = server
 	const api = createHttpApi(baseUrl)
@@ -118,8 +135,17 @@ try {
 	const graceMail = await waitForMail(dataDir, 'grace@example.com', (mail) => mail.subject.includes('invited you'))
 	const graceLink = new URL(graceMail.links.find((link) => link.includes('/invite/')) ?? '')
 
+	const forms = await seedForms(api, ada.token)
+
 	const shots: Shot[] = [
-		{ name: 'login', caption: 'Sign in', path: '/login', isSignedIn: false, ready: heading('Sign in') },
+		{
+			name: 'login',
+			caption: 'Sign in',
+			path: '/login',
+			isSignedIn: false,
+			ready: heading('Sign in'),
+			viewports: ['desktop', 'phone'],
+		},
 		{
 			name: 'register',
 			caption: 'Create an account',
@@ -143,13 +169,142 @@ try {
 				await heading('Welcome, Ada')(page)
 				await page.getByText(/Trial · \d+ days? left/).waitFor()
 			},
+			viewports: ['desktop', 'phone'],
 		},
 		{
 			name: 'forms',
-			caption: 'A module page (Forms), before any workspace is connected',
+			caption: 'Forms: three forms on the sample workspace’s Enquiries database, two published and a draft',
 			path: '/forms',
 			isSignedIn: true,
-			ready: heading('Forms'),
+			ready: async (page) => {
+				await heading('Forms')(page)
+				await page
+					.getByRole('table', { name: 'Forms' })
+					.getByRole('link', { name: 'Contact us', exact: true })
+					.waitFor()
+			},
+			viewports: ['desktop', 'phone'],
+		},
+		{
+			name: 'form-builder-fields',
+			caption: 'Form builder → Fields, the Service field open, with the live preview beside',
+			path: `/forms/${forms.contact.id}/edit`,
+			isSignedIn: true,
+			ready: builderReady,
+			prepare: async (page) => {
+				await page
+					.getByRole('list', { name: 'Fields' })
+					.getByRole('button', { name: 'Edit Service', exact: true })
+					.click()
+			},
+			desktopSize: wide,
+		},
+		{
+			name: 'form-builder-page',
+			caption: 'Form builder → Page: title, description, thumbnail, favicon',
+			path: `/forms/${forms.contact.id}/edit`,
+			isSignedIn: true,
+			ready: builderReady,
+			prepare: async (page) => {
+				await page.getByRole('tab', { name: 'Page' }).click()
+				await page.getByLabel('Page title').waitFor()
+			},
+			desktopSize: wide,
+		},
+		{
+			name: 'form-builder-settings',
+			caption: 'Form builder → Settings: name, confirmation, submit label, closing, password and address',
+			path: `/forms/${forms.contact.id}/edit`,
+			isSignedIn: true,
+			ready: builderReady,
+			prepare: async (page) => {
+				await page.getByRole('tab', { name: 'Settings' }).click()
+				await page.getByRole('tabpanel', { name: 'Settings' }).waitFor()
+			},
+			desktopSize: wide,
+		},
+		{
+			name: 'form-submissions',
+			caption: 'A form’s submissions: delivered into the database, and one caught as spam',
+			path: `/forms/${forms.contact.id}/submissions`,
+			isSignedIn: true,
+			ready: async (page) => {
+				const table = page.getByRole('table', { name: 'Submissions to Contact us' })
+				await table.getByText('Spam', { exact: true }).waitFor()
+				await table.getByText('Grace Hopper').waitFor()
+			},
+		},
+		{
+			name: 'form-submissions-empty',
+			caption: 'The submissions of a draft form: none yet',
+			path: `/forms/${forms.draft.id}/submissions`,
+			isSignedIn: true,
+			ready: heading('No submissions yet', 2),
+		},
+		{
+			name: 'form-analytics',
+			caption: 'A form’s analytics: views, starts, submissions and completion over 30 days',
+			path: `/forms/${forms.contact.id}/analytics`,
+			isSignedIn: true,
+			ready: async (page) => {
+				await page.getByRole('figure', { name: 'Views and submissions per day' }).locator('svg').first().waitFor()
+				// Recharts draws its areas and bars in with an animation of its own.
+				await page.waitForTimeout(2000)
+			},
+		},
+		{
+			name: 'public-form',
+			caption: 'A published form, as its visitors see it',
+			path: `/forms/${forms.contact.id}`,
+			isSignedIn: false,
+			ready: heading(forms.contactTitle),
+			viewports: ['desktop', 'phone'],
+			phoneThemes: ['light', 'dark'],
+		},
+		{
+			name: 'public-form-errors',
+			caption: 'A published form sent with answers missing and a wrong e-mail address',
+			path: `/forms/${forms.contact.id}`,
+			isSignedIn: false,
+			ready: heading(forms.contactTitle),
+			prepare: async (page) => {
+				await page.getByRole('textbox', { name: 'Email' }).fill('ada@')
+				await page.getByRole('button', { name: 'Send enquiry' }).click()
+				await page.getByRole('alert').filter({ hasText: 'Check these' }).waitFor()
+			},
+			viewports: ['desktop', 'phone'],
+		},
+		{
+			name: 'public-form-sent',
+			caption: 'A published form after sending: its confirmation message',
+			path: `/forms/${forms.contact.id}`,
+			isSignedIn: false,
+			ready: heading(forms.contactTitle),
+			prepare: async (page) => {
+				await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Katherine Johnson')
+				await page.getByRole('textbox', { name: 'Email' }).fill('katherine@example.com')
+				await page.getByRole('textbox', { name: 'Message' }).fill('Trajectories, mostly.')
+				await page.getByRole('button', { name: 'Send enquiry' }).click()
+				await page.getByRole('status').filter({ hasText: forms.confirmationMessage }).waitFor()
+			},
+			viewports: ['desktop', 'phone'],
+		},
+		{
+			name: 'public-form-password',
+			caption: 'A password-protected form asking for its password',
+			path: `/forms/${forms.partner.id}`,
+			isSignedIn: false,
+			ready: heading(forms.partnerTitle),
+			viewports: ['desktop', 'phone'],
+		},
+		{
+			name: 'public-form-unavailable',
+			caption: 'A public form link (/forms/abc) that is not published',
+			path: '/forms/abc',
+			isSignedIn: false,
+			ready: heading("This form isn't available"),
+			// The server answers an unknown form's page with a 404 status, which the browser logs.
+			expectedProblems: [/status of 404/],
 		},
 		{
 			name: 'settings-profile',
@@ -217,42 +372,38 @@ try {
 			isSignedIn: false,
 			ready: heading('Your subscription is paused'),
 		},
-		{
-			name: 'public-form',
-			caption: 'A public form link (/forms/abc) that is not published',
-			path: '/forms/abc',
-			isSignedIn: false,
-			ready: heading("This form isn't available", 2),
-		},
 	]
-	const phoneShots = new Set(['home', 'login'])
 
 	browser = await chromium.launch({ executablePath: chromiumFound.path, headless: true, args: chromiumFlags })
 	mkdirSync(outDir, { recursive: true })
 	const written: { file: string; caption: string }[] = []
 	for (const shot of shots) {
-		const variants: { theme: Theme; viewport: 'desktop' | 'phone' }[] = themes.map((theme) => ({
-			theme,
-			viewport: 'desktop',
-		}))
-		if (phoneShots.has(shot.name)) {
-			variants.push({ theme: 'light', viewport: 'phone' })
-		}
+		const viewports = shot.viewports ?? ['desktop']
+		const variants: { theme: Theme; viewport: 'desktop' | 'phone' }[] = viewports.flatMap((viewport) =>
+			(viewport === 'phone' ? (shot.phoneThemes ?? ['light']) : themes).map((theme) => ({ theme, viewport })),
+		)
+		const desktopSize = shot.desktopSize ?? desktop
 		for (const { theme, viewport } of variants) {
 			const file = `${shot.name}${viewport === 'phone' ? '-phone' : ''}-${theme}.png`
 			const problems = await capture(browser, baseUrl, shot, {
 				theme,
-				viewport: viewport === 'phone' ? phone : desktop,
+				viewport: viewport === 'phone' ? phone : desktopSize,
 				token: shot.isSignedIn ? browserToken : undefined,
 				file: path.join(outDir, file),
 			})
-			if (problems.length > 0) {
-				console.error(`${file}: ${problems.join('; ')}`)
+			const unexpected = problems.filter((problem) => !shot.expectedProblems?.some((known) => known.test(problem)))
+			if (unexpected.length > 0) {
+				console.error(`${file}: ${unexpected.join('; ')}`)
 				exitCode = 1
 			}
 			const size = Math.round(statSync(path.join(outDir, file)).size / 1024)
 			console.log(`${file}  ${size} KB`)
-			const where = viewport === 'phone' ? `, phone (${phone.width}×${phone.height})` : ''
+			const where =
+				viewport === 'phone'
+					? `, phone (${phone.width}×${phone.height})`
+					: shot.desktopSize
+						? ` (${desktopSize.width}×${desktopSize.height})`
+						: ''
 			written.push({ file, caption: `${shot.caption} — ${theme}${where}` })
 		}
 	}
@@ -261,9 +412,10 @@ try {
 		[
 			'# Screenshots',
 			'',
-			'Every main screen of the web app, light and dark, at 1280×800 (phone: 390×844), taken from the',
-			'real app on a fresh database by `npm run -w @blocksmith/e2e screenshots`',
-			'([apps/e2e/screenshots.ts](../../apps/e2e/screenshots.ts)). Run it again after a UI change.',
+			'Every main screen of the web app, light and dark, at 1280×800 (phone: 390×844; the form builder, with',
+			'its preview beside it: 1440×900), taken from the real app on a fresh database by',
+			'`npm run -w @blocksmith/e2e screenshots` ([apps/e2e/screenshots.ts](../../apps/e2e/screenshots.ts)).',
+			'Run it again after a UI change.',
 			'',
 			...written.map(({ file, caption }) => `- [${file}](${file}) — ${caption}`),
 			'',
@@ -316,7 +468,11 @@ async function capture(
 		page.on('pageerror', (error) => problems.push(error.message))
 		await page.goto(shot.path)
 		await shot.ready(page)
-		await shot.prepare?.(page)
+		if (shot.prepare) {
+			await shot.prepare(page)
+			// The pointer stays where prepare clicked, and that control's hover would show in the picture.
+			await page.mouse.move(0, 0)
+		}
 		// Lazy chunks, fonts and queries settle before the picture.
 		await page.waitForLoadState('networkidle')
 		await page.evaluate(() => document.fonts.ready)
@@ -325,4 +481,158 @@ async function capture(
 		await context.close()
 	}
 	return problems
+}
+
+type SeededField = { id: string; label: string; kind: string; required: boolean; helpText: string | null }
+type SeededForm = { id: string; fields: SeededField[] }
+type HttpApi = ReturnType<typeof createHttpApi>
+
+/**
+ * The forms in the pictures, all on the sample workspace's Enquiries database: "Contact us",
+ * published, answered and viewed; "Partner programme", published behind a password; and
+ * "Project brief", a draft.
+ */
+async function seedForms(api: HttpApi, token: string) {
+	await api.callOk('/dashboard/workspaces/sample', { token, json: {} })
+	const databases = await api.callOk<{ id: string; name: string }[]>('/dashboard/local/databases', { token })
+	const enquiries = databases.find((database) => database.name === 'Enquiries')
+	if (!enquiries) {
+		throw new Error('the sample workspace has no Enquiries database')
+	}
+	const create = (name: string) =>
+		api.callOk<SeededForm>('/dashboard/forms', { token, json: { name, databaseId: enquiries.id } })
+	const update = (id: string, changes: Record<string, unknown>) =>
+		api.callOk<SeededForm>(`/dashboard/forms/${id}`, { token, method: 'PATCH', json: changes })
+	/** The fields of `form` named in `changes`, in that order, each changed as given. */
+	const pick = (form: SeededForm, changes: Record<string, Partial<SeededField> & Record<string, unknown>>) =>
+		Object.entries(changes).map(([label, change]) => {
+			const field = form.fields.find((candidate) => candidate.label === label)
+			if (!field) {
+				throw new Error(`the form has no field "${label}"`)
+			}
+			return { ...field, ...change }
+		})
+
+	// Created first, so the list (most recently edited first) shows it last.
+	const draft = await create('Project brief')
+
+	const partnerTitle = 'Partner programme application'
+	const partner = await create('Partner programme')
+	await update(partner.id, {
+		fields: pick(partner, { Name: { required: true }, Email: { required: true }, Website: {}, Message: {} }),
+		page: { pageTitle: partnerTitle, pageDescription: 'For agencies we already work with.' },
+		password: 'analytical',
+		published: true,
+	})
+
+	const contactTitle = 'Work with us'
+	const confirmationMessage = 'Thank you! We read every enquiry and answer within two working days.'
+	const created = await create('Contact us')
+	const contact = await update(created.id, {
+		fields: pick(created, {
+			Name: { required: true, placeholder: 'Ada Lovelace' },
+			Email: { required: true, placeholder: 'ada@example.com' },
+			Service: {},
+			Interests: { helpText: 'Choose any that apply.' },
+			Budget: { helpText: 'A rough figure in US dollars is fine.' },
+			'Preferred start': {},
+			Message: { kind: 'long_text', required: true, placeholder: 'What are you planning?' },
+			Newsletter: { label: 'Send me the occasional newsletter' },
+		}),
+		page: {
+			pageTitle: contactTitle,
+			pageDescription: 'Tell us about your project and we will get back to you within two working days.',
+		},
+		confirmationMessage,
+		submitLabel: 'Send enquiry',
+		published: true,
+	})
+	const fieldId = (label: string) => contact.fields.find((field) => field.label === label)?.id ?? label
+
+	// Answers, sent as a visitor's browser sends them; the last one fills in the hidden honeypot.
+	const answers: { values: Record<string, unknown>; website?: string }[] = [
+		{
+			values: {
+				Name: 'Grace Hopper',
+				Email: 'grace@example.com',
+				Service: 'Development',
+				Interests: ['Website'],
+				Budget: 12000,
+				'Preferred start': { start: '2026-09-01' },
+				Message: 'Our compiler manual needs a new home on the web, with search.',
+				'Send me the occasional newsletter': true,
+			},
+		},
+		{
+			values: {
+				Name: 'Alan Turing',
+				Email: 'alan@example.com',
+				Service: 'Consulting',
+				Interests: ['SEO', 'Website'],
+				Budget: 4500,
+				Message: 'Could you review how people find our papers?',
+			},
+		},
+		{
+			values: {
+				Name: 'Hedy Lamarr',
+				Email: 'hedy@example.com',
+				Service: 'Design',
+				Interests: ['Branding'],
+				Budget: 8000,
+				'Preferred start': { start: '2026-10-15' },
+				Message: 'A new identity for our radio workshop.',
+				'Send me the occasional newsletter': true,
+			},
+		},
+		{
+			values: {
+				Name: 'Cheap SEO',
+				Email: 'seo@spam.example',
+				Message: 'Rank #1 on every search engine overnight!!!',
+			},
+			website: 'https://spam.example',
+		},
+	]
+	for (const [index, answer] of answers.entries()) {
+		const page = await api.callOk<{ renderToken: string }>(`/api/forms/${contact.id}`)
+		await api.callOk('/api/submissions', {
+			json: {
+				formId: contact.id,
+				answers: Object.fromEntries(Object.entries(answer.values).map(([label, value]) => [fieldId(label), value])),
+				idempotencyKey: `screenshot-answer-${index}`,
+				renderToken: page.renderToken,
+				...(answer.website ? { website: answer.website } : {}),
+			},
+		})
+	}
+
+	// Views and starts as the visitors' pages count them; the server writes them in batches.
+	const views = 27
+	const starts = 12
+	for (let index = 0; index < views; index++) {
+		const events = [
+			{ formId: contact.id, kind: 'view' },
+			...(index < starts ? [{ formId: contact.id, kind: 'start' }] : []),
+		]
+		await api.callOk('/api/views', { json: { events } })
+	}
+
+	// Every answer delivered and every view written before the pictures.
+	const deadline = Date.now() + 30_000
+	for (;;) {
+		const submissions = await api.callOk<{ counts: Record<string, number> }>(
+			`/dashboard/forms/${contact.id}/submissions?limit=1`,
+			{ token },
+		)
+		const analytics = await api.callOk<{ views: number }>(`/dashboard/forms/${contact.id}/analytics`, { token })
+		if (!submissions.counts.pending && analytics.views >= views) {
+			break
+		}
+		if (Date.now() > deadline) {
+			throw new Error(`forms: not settled in 30 s (${JSON.stringify(submissions.counts)}, ${analytics.views} views)`)
+		}
+		await new Promise((resolve) => setTimeout(resolve, 500))
+	}
+	return { contact, contactTitle, confirmationMessage, partner, partnerTitle, draft }
 }

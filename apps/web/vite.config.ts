@@ -16,6 +16,31 @@ export default defineConfig({
 		emptyOutDir: true,
 		// bench/ reads dist/.vite/manifest.json to measure what each entry ships.
 		manifest: true,
+		rolldownOptions: {
+			input: {
+				// The dashboard and every page the client router serves.
+				index: fileURLToPath(new URL('index.html', import.meta.url)),
+				// The public form page (/forms/{id}): its own small entry, so visitors never download
+				// the dashboard's shell, router or data libraries (design/architecture.md §6).
+				form: fileURLToPath(new URL('form.html', import.meta.url)),
+			},
+			output: {
+				codeSplitting: {
+					// Left alone, Rolldown cuts what two entries and many lazy routes share into many
+					// small chunks (React apart from the shell, the router in pieces), and each cut costs
+					// gzip context: a kilobyte or two on every first load. These groups keep each library
+					// whole. The form page shares only the React group: the other two never reach it.
+					groups: [
+						{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+						{ name: 'router', test: /node_modules[\\/]react-router[\\/]/ },
+						{
+							name: 'ui',
+							test: /src[\\/]components[\\/]ui[\\/](cn|button|spinner)\.tsx?$|node_modules[\\/](clsx|tailwind-merge|class-variance-authority)[\\/]/,
+						},
+					],
+				},
+			},
+		},
 	},
 	server: {
 		proxy: Object.fromEntries(

@@ -17,6 +17,8 @@ import { clientLogMaxBytes, createClientLogRoutes } from './core/client-log/clie
 import { createTeamRoutes } from './core/teams/teams.routes.ts'
 import { createUploadRoutes } from './core/uploads/uploads.routes.ts'
 import { type Database, pingDatabase } from './db/client.ts'
+import { createForms, type Forms } from './features/forms/forms.module.ts'
+import { createFormRoutes } from './features/forms/forms.routes.ts'
 import type { AppEnv } from './lib/context.ts'
 import { AppError, toProblem } from './lib/errors.ts'
 import { createJobs, type Jobs } from './lib/jobs.ts'
@@ -38,6 +40,7 @@ export type AppServices = {
 	storage: Storage
 	auth: Auth
 	workspaces: Workspaces
+	forms: Forms
 	/** Set while shutting down: /readyz answers 503 so load balancers stop sending traffic. */
 	state: { isDraining: boolean }
 }
@@ -80,7 +83,19 @@ export function createServices(options: {
 		writes: config.writes,
 		webhookVerificationToken: config.notion.webhookVerificationToken,
 	})
-	return { config, database, log, jobs, storage, auth, workspaces, state: { isDraining: false } }
+	const forms = createForms({
+		db: database.db,
+		jobs,
+		mail,
+		log,
+		storage,
+		publicUrl: config.publicUrl,
+		authSecret: config.authSecret,
+		rateLimits: config.rateLimits,
+		settings: config.forms,
+		workspaces,
+	})
+	return { config, database, log, jobs, storage, auth, workspaces, forms, state: { isDraining: false } }
 }
 
 export function createApp(services: AppServices) {
@@ -111,6 +126,21 @@ export function createApp(services: AppServices) {
 			strictTransportSecurity: config.publicUrl.startsWith('https://') ? 'max-age=31536000; includeSubDomains' : false,
 			permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
 		})
+	// A published form's page may be embedded anywhere (iframe or popup snippets); every other page
+	// of ours, including a form that is not published, refuses to be framed. Registered before the
+	// security headers so that it adjusts what they set.
+	app.use(async (c, next) => {
+		await next()
+		if (publicFormPage.test(c.req.path) && c.res.status === 200) {
+			const csp = c.res.headers.get('content-security-policy') ?? ''
+			c.res.headers.set('content-security-policy', csp.replace("frame-ancestors 'none'", 'frame-ancestors *'))
+			c.res.headers.delete('x-frame-options')
+		}
+		// The embed script is loaded by other sites' pages.
+		if (c.req.path === '/embed.js' && c.res.status === 200) {
+			c.res.headers.set('cross-origin-resource-policy', 'cross-origin')
+		}
+	})
 	const pageHeaders = headersFor(contentSecurityPolicy(config))
 	// Uploaded files come from users: served sandboxed, so none can run as a page of ours.
 	const fileHeaders = headersFor({ defaultSrc: ["'none'"], sandbox: [] })
@@ -154,6 +184,15 @@ export function createApp(services: AppServices) {
 	)
 	app.route('/', createClientLogRoutes({ db }))
 	app.route('/', createWorkspaceRoutes({ auth, workspaces: services.workspaces.deps }))
+	app.route(
+		'/',
+		createFormRoutes({
+			auth,
+			forms: services.forms.deps,
+			views: services.forms.views,
+			webhookQueues: services.forms.webhookQueues,
+		}),
+	)
 
 	app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' })
 	app.doc31('/api/openapi.json', {
@@ -166,10 +205,15 @@ export function createApp(services: AppServices) {
 		},
 	})
 	mountApiDocs(app)
-	mountWebApp(app, config.webDistDir, {
-		analyticsScriptUrl: config.analyticsScriptUrl ?? null,
-		sessionRefreshIntervalSeconds: config.sessionRefreshIntervalSeconds,
-	})
+	mountWebApp(
+		app,
+		config.webDistDir,
+		{
+			analyticsScriptUrl: config.analyticsScriptUrl ?? null,
+			sessionRefreshIntervalSeconds: config.sessionRefreshIntervalSeconds,
+		},
+		[{ path: '/forms/:id', template: 'form.html', render: services.forms.renderPage }],
+	)
 
 	app.notFound((c) => {
 		throw new AppError('NOT_FOUND', { detail: `Nothing at ${c.req.method} ${c.req.path}.` })
@@ -188,6 +232,9 @@ export function createApp(services: AppServices) {
 	})
 	return app
 }
+
+/** The public page of a form (`/forms/{id or slug}`), not the builder's pages under it. */
+const publicFormPage = /^\/forms\/[^/]+$/
 
 function tooLarge(limit: number): never {
 	throw new AppError('PAYLOAD_TOO_LARGE', { detail: `The request body is larger than ${limit} bytes.` })

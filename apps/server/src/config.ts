@@ -49,6 +49,11 @@ const envSchema = z.object({
 	RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(60).default(3600),
 	WRITE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(12),
 	WRITE_RETRY_DELAY_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
+	WRITE_LEASE_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
+	FORM_MIN_FILL_SECONDS: z.coerce.number().min(0).max(600).default(3),
+	FORM_VIEW_FLUSH_MS: z.coerce.number().int().min(10).max(600_000).default(5000),
+	FORM_WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
+	WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
 })
 
 export type Config = {
@@ -82,8 +87,10 @@ export type Config = {
 	}
 	/** Seconds between incremental syncs, and between reconciles, of each Notion database. */
 	sync: { incrementalSeconds: number; reconcileSeconds: number }
-	/** Deliveries of row writes: attempts before giving up, first retry delay (doubling). */
-	writes: { maxAttempts: number; retryDelaySeconds: number }
+	/** Deliveries of row writes: attempts before giving up, first retry delay (doubling), attempt lease. */
+	writes: { maxAttempts: number; retryDelaySeconds: number; leaseSeconds: number }
+	/** Public forms: the least time a person takes to fill one in; how often view counts are written. */
+	forms: { minFillSeconds: number; viewFlushMs: number; webhookRetryDelaySeconds: number; webhookAllowPrivate: boolean }
 }
 
 export class ConfigError extends Error {}
@@ -132,7 +139,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 			timeoutMs: values.NOTION_TIMEOUT_MS,
 		},
 		sync: { incrementalSeconds: values.SYNC_INTERVAL_SECONDS, reconcileSeconds: values.RECONCILE_INTERVAL_SECONDS },
-		writes: { maxAttempts: values.WRITE_MAX_ATTEMPTS, retryDelaySeconds: values.WRITE_RETRY_DELAY_SECONDS },
+		writes: {
+			maxAttempts: values.WRITE_MAX_ATTEMPTS,
+			retryDelaySeconds: values.WRITE_RETRY_DELAY_SECONDS,
+			leaseSeconds: values.WRITE_LEASE_SECONDS,
+		},
+		forms: {
+			minFillSeconds: values.FORM_MIN_FILL_SECONDS,
+			viewFlushMs: values.FORM_VIEW_FLUSH_MS,
+			webhookRetryDelaySeconds: values.FORM_WEBHOOK_RETRY_DELAY_SECONDS,
+			webhookAllowPrivate: values.WEBHOOK_ALLOW_PRIVATE,
+		},
 	}
 }
 

@@ -1,14 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
+import { freePort, startServerProcess, waitUntilReady } from './test/server-process.ts'
 
 // The real entry point, as `npm start` runs it: its own process, the embedded database,
 // a data folder. Slow (PGlite starts in each process), so one file covers the lifecycle.
 
-const mainFile = path.join(import.meta.dirname, 'main.ts')
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bs-main-'))
 const children: ChildProcess[] = []
 
@@ -19,58 +18,11 @@ afterAll(() => {
 	rmSync(dataDir, { recursive: true, force: true })
 })
 
-async function freePort(): Promise<number> {
-	return new Promise((resolve) => {
-		const server = createServer()
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address()
-			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-		})
-	})
-}
-
 function start(port: number, env: Record<string, string> = {}) {
-	const child = spawn(process.execPath, [mainFile], {
-		env: {
-			PATH: process.env.PATH ?? '',
-			PORT: String(port),
-			DATA_DIR: dataDir,
-			LOG_LEVEL: 'info',
-			SHUTDOWN_TIMEOUT_MS: '10000',
-			...env,
-		},
-		stdio: ['ignore', 'pipe', 'pipe'],
-	})
-	children.push(child)
-	let output = ''
-	child.stdout?.on('data', (chunk) => {
-		output += chunk
-	})
-	child.stderr?.on('data', (chunk) => {
-		output += chunk
-	})
-	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-	return { child, exited, output: () => output }
-}
-
-async function waitUntilReady(port: number, exited: Promise<number | null>): Promise<void> {
-	const deadline = Date.now() + 120_000
-	let hasExited = false
-	void exited.then(() => {
-		hasExited = true
-	})
-	while (Date.now() < deadline && !hasExited) {
-		try {
-			const response = await fetch(`http://127.0.0.1:${port}/readyz`)
-			if (response.status === 200) {
-				return
-			}
-		} catch {
-			// Not listening yet.
-		}
-		await new Promise((resolve) => setTimeout(resolve, 200))
-	}
-	throw new Error('server did not become ready')
+	return startServerProcess(
+		{ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '10000', ...env },
+		children,
+	)
 }
 
 describe('the server process', () => {

@@ -67,6 +67,8 @@ async function main(): Promise<void> {
 			force.unref()
 			await new Promise<void>((resolve) => server.close(() => resolve()))
 			await services.jobs.stop(Math.max(1000, config.shutdownTimeoutMs - 5000))
+			// View counts gathered since the last flush are written before the database closes.
+			await services.forms.views.flush()
 			await database.close()
 			log.info('stopped')
 		},

@@ -11,7 +11,8 @@ import { build } from 'vite'
 const webDir = path.resolve(import.meta.dirname, '..')
 const repoDir = path.resolve(webDir, '../..')
 const distDir = path.join(webDir, 'dist')
-const indexFile = path.join(distDir, 'index.html')
+/** The build's two pages: the app, and the public form page with its own small entry. */
+const pageFiles = ['index.html', 'form.html'].map((name) => path.join(distDir, name))
 const stampFile = path.join(distDir, '.build-stamp')
 
 /** Files and folders (relative to the repo root) whose contents decide the bundle. */
@@ -19,6 +20,7 @@ const inputs = [
 	'apps/web/src',
 	'apps/web/public',
 	'apps/web/index.html',
+	'apps/web/form.html',
 	'apps/web/vite.config.ts',
 	'apps/web/package.json',
 	'apps/web/tsconfig.json',
@@ -76,7 +78,7 @@ function readStamp(): Stamp | undefined {
 
 /** Why the current build cannot be reused, or undefined when it can. */
 function staleReason(current: string, stamp: Stamp | undefined): string | undefined {
-	if (!existsSync(indexFile)) {
+	if (!pageFiles.every((file) => existsSync(file))) {
 		return 'no build yet'
 	}
 	if (!stamp) {

@@ -31,13 +31,25 @@ export const errorStatusByCode = {
 	EMAIL_TAKEN: 409,
 	/** The organization would be left without an owner. */
 	LAST_OWNER: 409,
+	/** The form is published but no longer takes answers; `detail` is the form's own message. */
+	FORM_CLOSED: 409,
 	/** The invitation was accepted, revoked or has expired. */
 	INVITATION_UNAVAILABLE: 410,
+	/** The form was deleted by its owner. */
+	FORM_DELETED: 410,
+	/** The form takes one answer per person, and this person has answered. */
+	ALREADY_RESPONDED: 409,
+	/** The form is password-protected: unlock it first (never 401, which means "sign in"). */
+	PASSWORD_REQUIRED: 403,
+	/** The form's password is wrong. */
+	WRONG_PASSWORD: 403,
 	/** The request body is larger than the limit for this path. */
 	PAYLOAD_TOO_LARGE: 413,
 	UNSUPPORTED_MEDIA_TYPE: 415,
 	/** An uploaded file does not match what was announced (size, type or checksum). */
 	UPLOAD_MISMATCH: 422,
+	/** A form was sent back faster than a person can fill it in; send it again in a moment. */
+	TOO_FAST: 422,
 	/** Too many requests; `Retry-After` says when to try again. */
 	RATE_LIMITED: 429,
 	/** Unexpected failure; details are in the server log under the request id. */

@@ -62,16 +62,17 @@ test('a sample workspace opens in the table editor: edits persist typed, a heade
 	await page
 		.getByRole('navigation', { name: 'Workspaces' })
 		.getByRole('button', { name: /Sample workspace/ })
-		.filter({ hasText: '4 databases' })
+		.filter({ hasText: '5 databases' })
 		.waitFor()
 
-	// The four databases, with the sample's fixed row counts.
+	// The five databases, with the sample's fixed row counts.
 	const databases = page.getByRole('table', { name: 'Databases of Sample workspace' })
 	for (const [name, rows] of [
 		['Clients', '8'],
 		['Projects', '12'],
 		['Time entries', '160'],
 		['Invoices', '20'],
+		['Enquiries', '3'],
 	] as const) {
 		const row = databases.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) })
 		await row
@@ -80,7 +81,7 @@ test('a sample workspace opens in the table editor: edits persist typed, a heade
 			.filter({ hasText: new RegExp(`^${rows}$`) })
 			.waitFor()
 	}
-	assert.equal(await databases.getByRole('row').count(), 5, 'a header and four databases')
+	assert.equal(await databases.getByRole('row').count(), 6, 'a header and five databases')
 
 	// Projects: a number and a status, edited in place.
 	await openDatabase(page, 'Projects')

@@ -1,4 +1,4 @@
-import { fromPglite, PgBoss, type QueueOptions } from 'pg-boss'
+import { fromPglite, type JobResult, PgBoss, type QueueOptions } from 'pg-boss'
 import type { Database } from '#src/db/client.ts'
 import type { Logger } from './logger.ts'
 
@@ -58,26 +58,28 @@ export function createJobs(options: { database: Database; log: Logger; pollingIn
 			await boss.start()
 			for (const queue of queues) {
 				await boss.createQueue(queue.name, { ...queue.options, notify: true })
+				const concurrency = queue.concurrency ?? 1
 				await boss.work<object>(
 					queue.name,
 					{
 						pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
 						// New jobs wake the worker at once (NOTIFY); retries coming due are found by this poll.
 						notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 10,
-						batchSize: 1,
-						localConcurrency: queue.concurrency ?? 1,
+						// pg-boss waits out the polling interval after every fetch unless a fetch comes back
+						// full: fetching batches, with burst mode, lets a backlog (a burst of form answers,
+						// say) drain at the handlers' pace instead of a batch per interval.
+						batchSize: concurrency * 2,
+						burstWhenBatchFull: true,
+						perJobResults: true,
 					},
-					async ([job]) => {
-						if (!job) {
-							return
-						}
-						try {
-							await queue.handle(job.data as never)
-						} catch (error) {
-							log.warn({ err: error, queue: queue.name, jobId: job.id }, 'job failed; it will be retried')
-							throw error
-						}
-					},
+					(jobs) =>
+						settleEach(
+							jobs,
+							concurrency,
+							async (job) => queue.handle(job.data as never),
+							(job, error) =>
+								log.warn({ err: error, queue: queue.name, jobId: job.id }, 'job failed; it will be retried'),
+						),
 				)
 				if (queue.cron) {
 					await boss.schedule(queue.name, queue.cron)
@@ -90,4 +92,32 @@ export function createJobs(options: { database: Database; log: Logger; pollingIn
 			await boss.stop({ graceful: true, timeout: timeoutMs, close: database.kind === 'postgres' })
 		},
 	}
+}
+
+/**
+ * Works a batch with at most `concurrency` jobs at once and settles each on its own: one
+ * failing job is retried by pg-boss without failing the others of its batch.
+ */
+async function settleEach<T extends { id: string }>(
+	jobs: T[],
+	concurrency: number,
+	handle: (job: T) => Promise<void>,
+	onError: (job: T, error: unknown) => void,
+): Promise<JobResult[]> {
+	const results: JobResult[] = []
+	let next = 0
+	const lane = async () => {
+		while (next < jobs.length) {
+			const job = jobs[next++] as T
+			try {
+				await handle(job)
+				results.push({ id: job.id, status: 'completed' })
+			} catch (error) {
+				onError(job, error)
+				results.push({ id: job.id, status: 'failed', output: { message: String(error) } })
+			}
+		}
+	}
+	await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, lane))
+	return results
 }

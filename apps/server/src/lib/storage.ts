@@ -27,7 +27,9 @@ export type Storage = {
 
 export function createLocalStorage(root: string): Storage {
 	const pathOf = (key: string) => {
-		if (!/^[a-zA-Z0-9][a-zA-Z0-9/_-]*$/.test(key) || key.includes('..')) {
+		// Keys are ids joined by slashes; ids (better-auth's, base64url) may start with '_' or '-'.
+		// No dots and no leading slash, so a key never leaves the root.
+		if (!/^[a-zA-Z0-9_-][a-zA-Z0-9/_-]*$/.test(key) || key.includes('..') || key.includes('//')) {
 			throw new Error(`invalid storage key ${key}`)
 		}
 		return path.join(root, key)

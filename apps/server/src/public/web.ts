@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
-import type { Hono } from 'hono'
+import type { Context, Hono } from 'hono'
 import type { AppEnv } from '#src/lib/context.ts'
+import type { PageRender } from '#src/lib/page-render.ts'
 
 /** What the web app needs to know before its first render; nothing secret. */
 export type ClientConfig = {
@@ -19,6 +20,34 @@ function withClientConfig(html: string, config: ClientConfig): string {
 	return html.replace('</head>', `<script type="application/json" id="blocksmith-config">${json}</script></head>`)
 }
 
+/** A page whose head and data the server writes (e.g. the public form page). */
+export type ServerPage = {
+	path: string
+	/** The built HTML file the page starts from: a page with its own small entry (e.g. form.html). */
+	template: string
+	render: (c: Context) => Promise<PageRender>
+}
+
+// The default head tags of index.html that a server-rendered page replaces with its own.
+const defaultHeadTags = [
+	/<title>[\s\S]*?<\/title>/,
+	/<meta\s+name="description"[\s\S]*?\/>/,
+	/<link\s+rel="icon"[^>]*>/,
+]
+
+/** The page's own head and data, in place of the defaults; data as a JSON block like the config. */
+function withPage(html: string, head: string, data: Record<string, unknown>): string {
+	let result = html
+	for (const tag of defaultHeadTags) {
+		result = result.replace(tag, '')
+	}
+	const json = JSON.stringify(data).replaceAll('<', '\\u003c')
+	return result.replace(
+		'</head>',
+		`${head}<script type="application/json" id="blocksmith-page">${json}</script></head>`,
+	)
+}
+
 /** Paths the API owns; anything else a browser asks for is a route of the web app. */
 const apiPrefixes = ['/api/', '/auth/', '/dashboard/']
 
@@ -30,9 +59,22 @@ function isApiPath(pathname: string): boolean {
  * Serves the built web app: hashed assets with long caching, and index.html for every other
  * GET so the client router can take over. Unknown API paths never get here.
  */
-export function mountWebApp(app: Hono<AppEnv>, distDir: string, clientConfig: ClientConfig): void {
-	const indexFile = path.join(distDir, 'index.html')
-	let indexHtml: string | undefined
+export function mountWebApp(
+	app: Hono<AppEnv>,
+	distDir: string,
+	clientConfig: ClientConfig,
+	pages: ServerPage[] = [],
+): void {
+	const templates = new Map<string, string>()
+	const loadTemplate = (name: string): string | undefined => {
+		const file = path.join(distDir, name)
+		if (!templates.has(name) && existsSync(file)) {
+			templates.set(name, withClientConfig(readFileSync(file, 'utf8'), clientConfig))
+		}
+		return templates.get(name)
+	}
+	const loadIndex = () => loadTemplate('index.html')
+	const notBuilt = 'The web app is not built. Run `npm start` (it builds it) or `npm run -w @blocksmith/web build`.'
 
 	// Asset names carry a content hash: a changed file is a new name, so browsers keep them for good.
 	app.use('/assets/*', async (c, next) => {
@@ -46,22 +88,32 @@ export function mountWebApp(app: Hono<AppEnv>, distDir: string, clientConfig: Cl
 	// build's own .vite folder stay private.
 	app.get('/:file{[^./][^/]*\\.[a-zA-Z0-9]+}', serveStatic({ root: distDir }))
 
+	for (const page of pages) {
+		app.get(page.path, async (c) => {
+			const html = loadTemplate(page.template)
+			if (html === undefined) {
+				return c.text(notBuilt, 503)
+			}
+			const rendered = await page.render(c)
+			if ('redirect' in rendered) {
+				return c.redirect(rendered.redirect, rendered.status ?? 301)
+			}
+			c.header('cache-control', 'no-store')
+			return c.html(withPage(html, rendered.head, rendered.data), rendered.status as 200)
+		})
+	}
+
 	app.get('*', async (c, next) => {
 		// A missing file (/missing.js, /assets/old-hash.js) is a 404, not the app: a browser
 		// must never run index.html as a script or style.
 		if (isApiPath(c.req.path) || /\.[a-zA-Z0-9]+$/.test(c.req.path)) {
 			return next()
 		}
-		if (indexHtml === undefined) {
-			if (!existsSync(indexFile)) {
-				return c.text(
-					'The web app is not built. Run `npm start` (it builds it) or `npm run -w @blocksmith/web build`.',
-					503,
-				)
-			}
-			indexHtml = withClientConfig(readFileSync(indexFile, 'utf8'), clientConfig)
+		const html = loadIndex()
+		if (html === undefined) {
+			return c.text(notBuilt, 503)
 		}
 		c.header('cache-control', 'no-cache')
-		return c.html(indexHtml)
+		return c.html(html)
 	})
 }

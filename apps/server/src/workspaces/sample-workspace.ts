@@ -5,9 +5,10 @@ import type { WorkspaceCtx } from './workspaces.deps.ts'
 import { workspaceDatabases } from './workspaces.schema.ts'
 import { createLocalDatabase, createLocalWorkspace } from './workspaces.service.ts'
 
-// "Create a sample workspace": four related databases — clients, projects, time entries and
-// invoices — with enough rows that every module (forms, charts, invoices, portals, time
-// tracking) has something real to show at once. The data is fixed, so every sample looks the same.
+// "Create a sample workspace": five related databases — clients, projects, time entries,
+// invoices and enquiries (a contact form's target, with every writable type) — with enough
+// rows that every module (forms, charts, invoices, portals, time tracking) has something real
+// to show at once. The data is fixed, so every sample looks the same.
 
 const clientNames = [
 	['Acme Ltd', 'Active'],
@@ -44,6 +45,12 @@ const tasks = [
 	'QA pass',
 	'Research',
 	'Workshop',
+]
+
+const enquiryNames: [string, string][] = [
+	['Maya Lindqvist', 'Design'],
+	['Tomás Ortega', 'Development'],
+	['Priya Raman', 'Consulting'],
 ]
 
 /** Deterministic pseudo-random numbers, so the sample is the same every time. */
@@ -154,6 +161,40 @@ export async function createSampleWorkspace(ctx: WorkspaceCtx): Promise<Workspac
 		],
 	})
 
+	// What a contact form on a website writes into: one property of every writable type.
+	const enquiries = await createLocalDatabase(ctx, {
+		workspaceId: workspace.id,
+		name: 'Enquiries',
+		properties: [
+			{ name: 'Name', type: 'title' },
+			{ name: 'Message', type: 'rich_text' },
+			{ name: 'Budget', type: 'number', format: 'dollar' },
+			{
+				name: 'Service',
+				type: 'select',
+				options: [color('Design', 'purple'), color('Development', 'blue'), color('Consulting', 'green')],
+			},
+			{
+				name: 'Interests',
+				type: 'multi_select',
+				options: [color('Website', 'blue'), color('Branding', 'orange'), color('SEO', 'green')],
+			},
+			{
+				name: 'Status',
+				type: 'status',
+				options: [color('New', 'gray'), color('Replied', 'blue'), color('Won', 'green')],
+			},
+			{ name: 'Preferred start', type: 'date' },
+			{ name: 'Newsletter', type: 'checkbox' },
+			{ name: 'Website', type: 'url' },
+			{ name: 'Email', type: 'email' },
+			{ name: 'Phone', type: 'phone_number' },
+			{ name: 'Assignee', type: 'people' },
+			{ name: 'Client', type: 'relation', relationDatabaseId: clients.id },
+			{ name: 'Attachments', type: 'files' },
+		],
+	})
+
 	const records = async (id: string) => {
 		const [record] = await ctx.db.select().from(workspaceDatabases).where(eq(workspaceDatabases.id, id))
 		if (!record) {
@@ -251,5 +292,30 @@ export async function createSampleWorkspace(ctx: WorkspaceCtx): Promise<Workspac
 			}
 		}),
 	)
-	return { ...workspace, databasesCount: 4 }
+	const e = enquiries.properties
+	await insertLocalRows(
+		ctx.db,
+		ctx.orgId,
+		await records(enquiries.id),
+		enquiryNames.map(([name, service], index): RowValues => {
+			const slug = name.toLowerCase().replace(/[^a-z]+/g, '.')
+			return {
+				[idOf(e, 'Name')]: name,
+				[idOf(e, 'Message')]: `${name} would like help with ${service.toLowerCase()}.`,
+				[idOf(e, 'Budget')]: 3000 + index * 1500,
+				[idOf(e, 'Service')]: service,
+				[idOf(e, 'Interests')]: index % 2 === 0 ? ['Website'] : ['Branding', 'SEO'],
+				[idOf(e, 'Status')]: index === 0 ? 'Replied' : 'New',
+				[idOf(e, 'Preferred start')]: { start: day(20 + index * 7), end: null, timeZone: null },
+				[idOf(e, 'Newsletter')]: index % 2 === 1,
+				[idOf(e, 'Website')]: null,
+				[idOf(e, 'Email')]: `${slug}@mail.example`,
+				[idOf(e, 'Phone')]: null,
+				[idOf(e, 'Assignee')]: person,
+				[idOf(e, 'Client')]: index === 0 ? [clientRows[0]?.id ?? ''] : [],
+				[idOf(e, 'Attachments')]: [],
+			}
+		}),
+	)
+	return { ...workspace, databasesCount: 5 }
 }

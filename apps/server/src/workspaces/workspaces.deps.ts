@@ -27,6 +27,12 @@ export type WriteSettings = {
 	maxAttempts: number
 	/** Seconds before the first retry; doubles each time. */
 	retryDelaySeconds: number
+	/**
+	 * How long one attempt may hold its write before another worker may take it over: longer
+	 * than any attempt takes (Notion's timeout and rate waits), and the time a write held by a
+	 * crashed process waits before it is delivered again.
+	 */
+	leaseSeconds: number
 }
 
 export type SyncMode = 'full' | 'incremental' | 'reconcile'

@@ -263,7 +263,7 @@ describe('local databases', () => {
 })
 
 describe('the sample workspace', () => {
-	test('creates four related databases whose rows page, filter, sort and export', async () => {
+	test('creates five related databases whose rows page, filter, sort and export', async () => {
 		const account = await t.signUp()
 		const created = await t.request('POST', '/dashboard/workspaces/sample', { token: account.token })
 		expect(created.status).toBe(201)
@@ -271,7 +271,7 @@ describe('the sample workspace', () => {
 			token: account.token,
 		})
 		const byName = Object.fromEntries((list.body as Database[]).map((d) => [d.name, d]))
-		expect(Object.keys(byName).sort()).toEqual(['Clients', 'Invoices', 'Projects', 'Time entries'])
+		expect(Object.keys(byName).sort()).toEqual(['Clients', 'Enquiries', 'Invoices', 'Projects', 'Time entries'])
 		const entries = byName['Time entries'] as Database
 		expect(entries.sync.rowCount).toBe(160)
 		const hours = prop(entries, 'Hours')

@@ -97,7 +97,7 @@ const routes = {
 		path: '/dashboard/workspaces/sample',
 		tags,
 		security,
-		summary: 'Create a sample local workspace: clients, projects, time entries and invoices, related',
+		summary: 'Create a sample local workspace: clients, projects, time entries, invoices and enquiries, related',
 		responses: { 201: jsonResponse(z.object({ workspace: workspaceSchema }), 'Created') },
 	}),
 	disconnect: createRoute({

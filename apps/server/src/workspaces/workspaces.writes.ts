@@ -15,8 +15,6 @@ import { describeError, mirrorRow } from './workspaces.sync.ts'
 
 type WriteRecord = typeof workspaceWrites.$inferSelect
 
-/** How long one delivery may hold its write before another may take it over. */
-const leaseMs = 5 * 60 * 1000
 /** Notion stamps created_time to the minute: look this far before the first attempt. */
 const createdTimeSlackMs = 2 * 60 * 1000
 
@@ -62,10 +60,20 @@ function toWrite(record: WriteRecord, rowId: string | null): WorkspaceWrite {
  * database's properties first (a 400 naming the property); once this returns, the write is
  * kept until it is delivered or given up on, whatever the workspace does.
  */
-export async function enqueueWrite(
-	ctx: WorkspaceCtx,
-	input: { databaseId: string; rowId?: string; values: Record<string, unknown>; source: string },
-): Promise<WorkspaceWrite> {
+export async function enqueueWrite(ctx: WorkspaceCtx, input: WriteInput): Promise<WorkspaceWrite> {
+	const write = await storeWrite(ctx, input)
+	await queueDelivery(ctx, write.id)
+	return write
+}
+
+type WriteInput = { databaseId: string; rowId?: string; values: Record<string, unknown>; source: string }
+
+/**
+ * Stores a write without queueing it, so a caller can store it in the same transaction as its
+ * own record (`ctx.db` may be a transaction) and queue it after the commit with
+ * `queueDelivery`. A write whose queueing is lost is picked up by the sweeper within minutes.
+ */
+export async function storeWrite(ctx: WorkspaceCtx, input: WriteInput): Promise<WorkspaceWrite> {
 	const [database] = await ctx.db
 		.select()
 		.from(workspaceDatabases)
@@ -95,9 +103,11 @@ export async function enqueueWrite(
 			source: input.source,
 		})
 		.returning()
-	const write = found(record)
-	await ctx.jobs.send(ctx.queues.deliver, { writeId: write.id })
-	return toWrite(write, input.rowId ?? null)
+	return toWrite(found(record), input.rowId ?? null)
+}
+
+export async function queueDelivery(deps: WorkspaceDeps, writeId: string): Promise<void> {
+	await deps.jobs.send(deps.queues.deliver, { writeId })
 }
 
 async function rowIdOf(deps: WorkspaceDeps, write: WriteRecord): Promise<string | null> {
@@ -183,7 +193,7 @@ async function claim(deps: WorkspaceDeps, writeId: string): Promise<WriteRecord 
 		.set({
 			attempts: sql`${workspaceWrites.attempts} + 1`,
 			firstAttemptAt: sql`coalesce(${workspaceWrites.firstAttemptAt}, now())`,
-			lockedUntil: new Date(now.getTime() + leaseMs),
+			lockedUntil: new Date(now.getTime() + deps.writes.leaseSeconds * 1000),
 		})
 		.where(
 			and(
@@ -234,7 +244,7 @@ async function deliverWrite(deps: WorkspaceDeps, writeId: string): Promise<void>
 						and(
 							eq(workspaceWrites.databaseId, database.id),
 							isNotNull(workspaceWrites.externalRowId),
-							gte(workspaceWrites.createdAt, new Date(since.getTime() - leaseMs)),
+							gte(workspaceWrites.createdAt, new Date(since.getTime() - deps.writes.leaseSeconds * 1000)),
 						),
 					)
 				const exclude = new Set(claimed.map((c) => c.externalRowId ?? ''))

@@ -51,7 +51,29 @@ export function createAppRouter() {
 								},
 								{
 									path: '/forms',
-									lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.FormsPage })),
+									lazy: () =>
+										import('#src/features/forms/routes/forms-page.tsx').then((m) => ({ Component: m.FormsPage })),
+								},
+								{
+									path: '/forms/:id/edit',
+									lazy: () =>
+										import('#src/features/forms/routes/form-builder-page.tsx').then((m) => ({
+											Component: m.FormBuilderPage,
+										})),
+								},
+								{
+									path: '/forms/:id/submissions',
+									lazy: () =>
+										import('#src/features/forms/routes/form-submissions-page.tsx').then((m) => ({
+											Component: m.FormSubmissionsPage,
+										})),
+								},
+								{
+									path: '/forms/:id/analytics',
+									lazy: () =>
+										import('#src/features/forms/routes/form-analytics-page.tsx').then((m) => ({
+											Component: m.FormAnalyticsPage,
+										})),
 								},
 								{
 									path: '/invoices',

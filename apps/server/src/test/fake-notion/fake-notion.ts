@@ -32,6 +32,7 @@
  * so a fake started with `npm run fake-notion` can be driven from another process, see `controlFakeNotion`):
  * - faults: `setRateLimit({ requestsPerSecond, burst?, retryAfterSeconds? } | null)` (429 `rate_limited` with
  *   Retry-After), `failNext(n, { status, code?, message? })`, `setOutage(on, status = 503 | 529)`,
+ *   `setPageCreateOutage(dataSourceId, on)` (503 on creating pages in one data source only),
  *   `delayNext(n, ms)`, `setLatency(ms)`, `dropResponseNext(n, { mode: 'reset' | 502 })` (the request is applied,
  *   then the socket is destroyed or a 502 HTML page answers), `clearFaults()`.
  * - log: `requests()` → `{ method, path, route, status, at, requestId, fault? }[]`, `requestCount(method?, route?)`,
@@ -199,6 +200,9 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 	// Faults and the request log.
 	let rateLimit: (RateLimit & { tokens: number; last: number }) | null = null
 	let outage: 503 | 529 | null = null
+	/** Data sources in which creating a page fails with 503, while everything else works. */
+	const pageOutages = new Set<string>()
+	const compactId = (id: string) => id.replaceAll('-', '').toLowerCase()
 	const failures: FailureSpec[] = []
 	const delays: number[] = []
 	let latencyMs = 0
@@ -268,6 +272,16 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 				'x-notion-request-id': requestId,
 				...error.headers,
 			})
+		}
+		if (pageOutages.size > 0 && c.req.method === 'POST' && path === '/v1/pages') {
+			const body = (await c.req.json().catch(() => null)) as { parent?: Record<string, unknown> } | null
+			const parentId = body?.parent?.data_source_id ?? body?.parent?.database_id
+			if (typeof parentId === 'string' && pageOutages.has(compactId(parentId))) {
+				return fail(
+					new NotionApiError(503, 'service_unavailable', 'Notion is unavailable, please try again later.'),
+					'outage',
+				)
+			}
 		}
 		if (outage) {
 			const error =
@@ -813,6 +827,14 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 		setOutage(on: boolean, status: 503 | 529 = 503): void {
 			outage = on ? status : null
 		},
+		/** Page creation in one data source fails (503); reads and other writes go on, so one test's outage spares the others. */
+		setPageCreateOutage(dataSourceId: string, on: boolean): void {
+			if (on) {
+				pageOutages.add(compactId(dataSourceId))
+			} else {
+				pageOutages.delete(compactId(dataSourceId))
+			}
+		},
 		delayNext(count: number, ms: number): void {
 			for (let i = 0; i < count; i++) {
 				delays.push(ms)
@@ -830,6 +852,7 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 		clearFaults(): void {
 			rateLimit = null
 			outage = null
+			pageOutages.clear()
 			failures.length = 0
 			delays.length = 0
 			drops.length = 0

@@ -1,7 +1,8 @@
 import { modules } from '#src/app/modules.ts'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
 
-// Each module's entry screen, until its own issue fills it: what the module will do.
+// Each module's entry screen, until its own issue fills it: what the module will do. Forms has
+// its own pages (features/forms).
 
 function ModulePage({ moduleKey }: { moduleKey: (typeof modules)[number]['key'] }) {
 	const module = modules.find((candidate) => candidate.key === moduleKey)
@@ -23,9 +24,6 @@ function ModulePage({ moduleKey }: { moduleKey: (typeof modules)[number]['key'] 
 	)
 }
 
-export function FormsPage() {
-	return <ModulePage moduleKey="forms" />
-}
 export function ChartsPage() {
 	return <ModulePage moduleKey="charts" />
 }

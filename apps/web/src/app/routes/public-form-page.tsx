@@ -1,28 +1,12 @@
-import { FileQuestion } from 'lucide-react'
-import { Brand } from '#src/app/brand.tsx'
-import { EmptyState } from '#src/components/ui/empty-state.tsx'
+import { useParams } from 'react-router'
+import { FormPage } from '#src/features/forms/public/form-page.tsx'
 
 /**
- * The public page of a published form. Forms themselves arrive with the forms module; until
- * then every id reads as a form that is not (or no longer) published.
+ * /forms/{id} inside the app: reached only by a client-side navigation or on the dev server, since
+ * the server answers a direct visit with form.html, the page's own small entry. The same page,
+ * fetching its data from the API instead of reading it from the HTML.
  */
 export function PublicFormPage() {
-	return (
-		<div className="flex min-h-dvh flex-col items-center justify-center gap-8 bg-muted/40 px-4 py-10">
-			<main className="w-full max-w-lg">
-				<EmptyState
-					icon={FileQuestion}
-					headingLevel={2}
-					title="This form isn't available"
-					description="It may have been unpublished or the link may be wrong. Check the link with whoever shared it."
-					className="bg-card"
-				/>
-			</main>
-			<footer className="text-muted-foreground text-xs">
-				<a href="/" className="inline-flex items-center gap-1 hover:underline">
-					Made with <Brand className="text-xs" />
-				</a>
-			</footer>
-		</div>
-	)
+	const { id = '' } = useParams()
+	return <FormPage key={id} idOrSlug={id} />
 }

@@ -49,7 +49,7 @@ export function WorkspacesPage() {
 		mutationFn: createSampleWorkspace,
 		onSuccess: async (workspace) => {
 			await queryClient.invalidateQueries({ queryKey: workspaceKeys.list })
-			toast.success('Your sample workspace is ready: clients, projects, time entries and invoices.')
+			toast.success('Your sample workspace is ready: clients, projects, time entries, invoices and enquiries.')
 			select(workspace)
 		},
 	})
@@ -141,7 +141,7 @@ export function WorkspacesPage() {
 						</CardTitle>
 						<CardDescription>
 							Every module works on a workspace's databases. Try everything in one click with a sample workspace —
-							clients, projects, time entries and invoices, related to each other — or bring your own.
+							clients, projects, time entries, invoices and enquiries, related to each other — or bring your own.
 						</CardDescription>
 					</CardHeader>
 					<CardContent className="grid gap-5">

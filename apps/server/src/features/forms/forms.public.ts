@@ -1,0 +1,450 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { fillPlaceholders, redirectTarget } from '@blocksmith/contracts/form-thanks.ts'
+import {
+	type FormLimits,
+	formLimitsSchema,
+	type PublicField,
+	type PublicForm,
+	type Submit,
+	type SubmitResult,
+	type UnlockResult,
+} from '@blocksmith/contracts/forms.ts'
+import type { Property } from '@blocksmith/contracts/workspaces.ts'
+import { verifyPassword } from 'better-auth/crypto'
+import { and, count, eq, sql, TransactionRollbackError } from 'drizzle-orm'
+import { blobs } from '#src/core/uploads/uploads.schema.ts'
+import type { Db } from '#src/db/client.ts'
+import { AppError } from '#src/lib/errors.ts'
+import { enforceRateLimit, type RateLimitRule } from '#src/lib/rate-limit.ts'
+import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
+import type { PublicGrant } from '#src/workspaces/workspaces.deps.ts'
+import { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
+import { queueDelivery, storeWrite } from '#src/workspaces/workspaces.writes.ts'
+import { validateAnswers } from './forms.answers.ts'
+import { type FormsDeps, workspaceCtxFor } from './forms.deps.ts'
+import { type PageAsset, resolvePageImage } from './forms.head.ts'
+import { sendSubmissionMails } from './forms.notifications.ts'
+import { formSlugs, formSubmissions, forms } from './forms.schema.ts'
+import { type FormRecord, uuidPattern } from './forms.service.ts'
+import { storeDeliveries, type WebhookQueues } from './forms.webhooks.ts'
+
+// The public side of a form: its page data, unlocking, submissions and its page images.
+
+type DatabaseRecord = typeof workspaceDatabases.$inferSelect
+
+/** Explicit limits on anonymous traffic (RATE_LIMITS=false turns them off for load tests). */
+export const formLimits = {
+	/** Submissions from one address to one form. */
+	submitPerIp: { limit: 30, windowSeconds: 10 * 60 },
+	/** Submissions to one form from everyone: a flood is cut off, the workspace is not. */
+	submitPerForm: { limit: 600, windowSeconds: 60 },
+	/** Password attempts from one address on one form. */
+	unlockPerIp: { limit: 10, windowSeconds: 15 * 60 },
+	/** How long an unlock token opens the form. */
+	unlockSeconds: 2 * 60 * 60,
+} satisfies Record<string, RateLimitRule | number>
+
+/**
+ * A form as visitors reach it, by id or by any slug it has had. Unknown and unpublished forms
+ * read as 404 (visitors never learn a draft exists); deleted ones as 410.
+ */
+export async function findPublicForm(
+	deps: FormsDeps,
+	idOrSlug: string,
+): Promise<{ form: FormRecord; database: DatabaseRecord | null; isOldSlug: boolean }> {
+	let formId = idOrSlug
+	if (!uuidPattern.test(idOrSlug)) {
+		const [slug] = await deps.db
+			.select({ formId: formSlugs.formId })
+			.from(formSlugs)
+			.where(eq(formSlugs.slug, idOrSlug.toLowerCase()))
+		if (!slug) {
+			throw notPublished()
+		}
+		formId = slug.formId
+	}
+	const [row] = await deps.db
+		.select({ form: forms, database: workspaceDatabases })
+		.from(forms)
+		.leftJoin(workspaceDatabases, eq(workspaceDatabases.id, forms.databaseId))
+		.where(eq(forms.id, formId.toLowerCase()))
+	if (!row) {
+		throw notPublished()
+	}
+	if (row.form.deletedAt) {
+		throw new AppError('FORM_DELETED')
+	}
+	if (!row.form.published) {
+		throw notPublished()
+	}
+	const isOldSlug = !uuidPattern.test(idOrSlug) && row.form.slug !== idOrSlug.toLowerCase()
+	return { form: row.form, database: row.database, isOldSlug }
+}
+
+function notPublished(): AppError {
+	return new AppError('NOT_FOUND', {
+		detail: 'This form is not published. It may have been unpublished, or the link may be wrong.',
+	})
+}
+
+function publicFields(form: FormRecord, database: DatabaseRecord | null): PublicField[] {
+	const properties = new Map<string, Property>((database?.properties ?? []).map((p) => [p.id, p]))
+	return form.fields.map((field) => {
+		const property = properties.get(field.propertyId)
+		const choices = property?.options?.map((option) => option.name)
+		return {
+			...field,
+			...(choices ? { options: choices } : {}),
+			...(field.kind === 'relation' ? { relationDatabaseId: property?.relationDatabaseId ?? null } : {}),
+		}
+	})
+}
+
+// ---- tokens -------------------------------------------------------------------------------
+
+function renderToken(deps: FormsDeps, formId: string): string {
+	const issuedAt = Date.now()
+	return `${issuedAt}.${sign(deriveKey(deps.authSecret, 'form-render'), `${formId}.${issuedAt}`)}`
+}
+
+/** When the page was served, or null for a forged token. */
+function renderedAt(deps: FormsDeps, formId: string, token: string): number | null {
+	const [issuedAt, signature] = token.split('.')
+	if (!issuedAt || !signature || !/^\d+$/.test(issuedAt)) {
+		return null
+	}
+	const isValid = isValidSignature(deriveKey(deps.authSecret, 'form-render'), `${formId}.${issuedAt}`, signature)
+	return isValid ? Number(issuedAt) : null
+}
+
+function unlockToken(deps: FormsDeps, form: FormRecord): { token: string; expiresAt: Date } {
+	const expires = Math.floor(Date.now() / 1000) + formLimits.unlockSeconds
+	const message = `${form.id}.${form.passwordVersion}.${expires}`
+	return {
+		token: `${expires}.${sign(deriveKey(deps.authSecret, 'form-unlock'), message)}`,
+		expiresAt: new Date(expires * 1000),
+	}
+}
+
+/** Whether the token unlocks the form now: signed for this form and password, not expired. */
+export function isUnlocked(deps: FormsDeps, form: FormRecord, token: string | undefined): boolean {
+	if (form.passwordHash === null) {
+		return true
+	}
+	const [expires, signature] = (token ?? '').split('.')
+	if (!expires || !signature || !/^\d+$/.test(expires) || Number(expires) * 1000 < Date.now()) {
+		return false
+	}
+	const message = `${form.id}.${form.passwordVersion}.${expires}`
+	return isValidSignature(deriveKey(deps.authSecret, 'form-unlock'), message, signature)
+}
+
+// ---- page data ----------------------------------------------------------------------------
+
+export async function publicFormData(
+	deps: FormsDeps,
+	form: FormRecord,
+	database: DatabaseRecord | null,
+	options: { unlocked: boolean },
+): Promise<PublicForm> {
+	const [pageThumbnail, favicon] = await Promise.all([
+		resolvePageImage(deps, form, form.page.pageThumbnail, 'thumbnail'),
+		resolvePageImage(deps, form, form.page.favicon, 'favicon'),
+	])
+	const passwordRequired = form.passwordHash !== null
+	const closedMessage = await closedMessageOf(deps, form, database)
+	return {
+		id: form.id,
+		slug: form.slug,
+		tool: form.tool,
+		name: form.name,
+		pageTitle: form.page.pageTitle,
+		pageDescription: form.page.pageDescription,
+		pageThumbnail,
+		favicon,
+		extras: { indexable: form.page.extras.indexable },
+		fields: passwordRequired && !options.unlocked ? null : publicFields(form, database),
+		logic: passwordRequired && !options.unlocked ? null : form.logic,
+		passwordRequired,
+		acceptingResponses: closedMessage === null,
+		closedMessage,
+		oneResponsePer: limitsOf(form).oneResponsePer,
+		confirmationMessage: form.confirmationMessage,
+		submitLabel: form.submitLabel,
+		renderToken: renderToken(deps, form.id),
+	}
+}
+
+export async function unlockForm(
+	deps: FormsDeps,
+	idOrSlug: string,
+	password: string,
+	clientIp: string,
+): Promise<UnlockResult> {
+	const { form, database } = await findPublicForm(deps, idOrSlug)
+	if (form.passwordHash === null) {
+		throw new AppError('CONFLICT', { detail: 'This form has no password.' })
+	}
+	if (deps.rateLimits) {
+		await enforceRateLimit(deps.db, `form-unlock:${form.id}:${clientIp}`, formLimits.unlockPerIp)
+	}
+	if (!(await verifyPassword({ hash: form.passwordHash, password }))) {
+		throw new AppError('WRONG_PASSWORD', { errors: [{ field: 'password', message: 'That password is not right.' }] })
+	}
+	const { token, expiresAt } = unlockToken(deps, form)
+	return {
+		unlockToken: token,
+		expiresAt: expiresAt.toISOString(),
+		form: await publicFormData(deps, form, database, { unlocked: true }),
+	}
+}
+
+// ---- submissions --------------------------------------------------------------------------
+
+/**
+ * Takes one answer: checks the form, the limits, the honeypot and the answers, stores it, hands
+ * it to the workspace write queue, and only then acknowledges. A retried submit with the same
+ * idempotency key returns the first one and stores nothing new.
+ */
+export async function submit(
+	deps: FormsDeps,
+	webhookQueues: WebhookQueues,
+	input: Submit,
+	clientIp: string,
+): Promise<SubmitResult> {
+	const { form, database } = await findPublicForm(deps, input.formId)
+	const closed = await closedMessageOf(deps, form, database)
+	if (closed !== null || !database) {
+		throw new AppError('FORM_CLOSED', { detail: closed ?? form.closedMessage })
+	}
+	if (!isUnlocked(deps, form, input.unlockToken)) {
+		throw new AppError('PASSWORD_REQUIRED')
+	}
+	const existing = await findSubmission(deps, form.id, input.idempotencyKey)
+	if (existing) {
+		return { id: existing.id, duplicate: true, ...thanksFor(form, existing.answers) }
+	}
+	if (deps.rateLimits) {
+		await enforceRateLimit(deps.db, `form-submit:${form.id}:${clientIp}`, formLimits.submitPerIp)
+		await enforceRateLimit(deps.db, `form-submit:${form.id}`, formLimits.submitPerForm)
+	}
+	const servedAt = renderedAt(deps, form.id, input.renderToken)
+	if (servedAt === null) {
+		throw new AppError('INVALID_TOKEN', { detail: 'This page is out of date. Reload it and send your answers again.' })
+	}
+	const waitMs = servedAt + deps.settings.minFillSeconds * 1000 - Date.now()
+	if (waitMs > 0) {
+		throw new AppError('TOO_FAST', { retryAfter: Math.ceil(waitMs / 1000) })
+	}
+	const { answers, values } = await validateAnswers(deps.db, form, database.properties, input.answers)
+	const isSpam = Boolean(input.website?.trim())
+	const limits = limitsOf(form)
+	const respondentKey = isSpam ? null : respondentKeyOf(form, limits, answers, input.respondentToken)
+	const databaseId = database.id
+	// The answer and its delivery are stored together: a crash leaves both or neither.
+	const stored = await deps.db
+		.transaction(async (tx) => {
+			if (limits.maxSubmissions !== null && !isSpam) {
+				// One answer at a time per limited form, so the last places are not given out twice.
+				await tx.execute(sql`select 1 from ${forms} where ${forms.id} = ${form.id} for update`)
+				if ((await countAnswers(tx, form.id)) >= limits.maxSubmissions) {
+					throw new AppError('FORM_CLOSED', { detail: limits.limitReachedMessage })
+				}
+			}
+			const write = isSpam
+				? null
+				: await storeWrite(
+						{ ...workspaceCtxFor(deps, form.organizationId, form.createdBy), db: tx },
+						{ databaseId, values, source: `form:${form.id}` },
+					)
+			const [submission] = await tx
+				.insert(formSubmissions)
+				.values({
+					id: randomUUID(),
+					organizationId: form.organizationId,
+					formId: form.id,
+					idempotencyKey: input.idempotencyKey,
+					answers,
+					writeId: write?.id ?? null,
+					spam: isSpam,
+					respondentKey,
+				})
+				.onConflictDoNothing()
+				.returning()
+			const deliveryIds = submission && !isSpam ? await storeDeliveries(tx, form, submission.id) : []
+			if (!submission) {
+				// The same key arrived twice at once and the other request stored it, or this person has
+				// answered already: undo this write.
+				tx.rollback()
+			}
+			return { submission, writeId: write?.id ?? null, deliveryIds }
+		})
+		.catch((error: unknown) => {
+			if (error instanceof TransactionRollbackError) {
+				return null
+			}
+			throw error
+		})
+	if (!stored?.submission) {
+		const first = await findSubmission(deps, form.id, input.idempotencyKey)
+		if (!first) {
+			throw new AppError('ALREADY_RESPONDED', { detail: limits.alreadyRespondedMessage })
+		}
+		return { id: first.id, duplicate: true, ...thanksFor(form, first.answers) }
+	}
+	try {
+		if (stored.writeId) {
+			await queueDelivery(deps.workspaces, stored.writeId)
+		}
+		for (const deliveryId of stored.deliveryIds) {
+			await deps.jobs.send(webhookQueues.deliver, { deliveryId })
+		}
+		if (!isSpam) {
+			await sendSubmissionMails(deps, form, answers)
+		}
+	} catch (error) {
+		// Stored and acknowledged all the same: the sweepers queue deliveries within minutes (a lost
+		// notification mail is not re-sent).
+		deps.log.warn({ err: error, submissionId: stored.submission.id }, 'deliveries or mails not queued')
+	}
+	return { id: stored.submission.id, duplicate: false, ...thanksFor(form, answers) }
+}
+
+/** The thank-you the visitor gets: the message with their answers in, or where to go instead. */
+function thanksFor(form: FormRecord, answers: Record<string, unknown>) {
+	return {
+		confirmationMessage: fillPlaceholders(form.confirmationMessage, form.fields, answers),
+		redirectUrl: form.redirectUrl
+			? redirectTarget(form.redirectUrl, form.fields, answers, form.redirectWithAnswers)
+			: null,
+	}
+}
+
+function limitsOf(form: FormRecord): FormLimits {
+	return formLimitsSchema.parse(form.limits)
+}
+
+async function countAnswers(db: Db, formId: string): Promise<number> {
+	const [row] = await db
+		.select({ count: count() })
+		.from(formSubmissions)
+		.where(and(eq(formSubmissions.formId, formId), eq(formSubmissions.spam, false)))
+	return row?.count ?? 0
+}
+
+/** Why the form takes no answers now (its own message), or null while it is open. */
+async function closedMessageOf(deps: FormsDeps, form: FormRecord, database: DatabaseRecord | null) {
+	const limits = limitsOf(form)
+	if (!form.acceptingResponses || !database) {
+		return form.closedMessage
+	}
+	if (limits.closesAt && Date.parse(limits.closesAt) <= Date.now()) {
+		return form.closedMessage
+	}
+	if (limits.maxSubmissions !== null && (await countAnswers(deps.db, form.id)) >= limits.maxSubmissions) {
+		return limits.limitReachedMessage
+	}
+	return null
+}
+
+/** Who is answering, for a form that takes one answer per person; null for every other form. */
+function respondentKeyOf(
+	form: FormRecord,
+	limits: FormLimits,
+	answers: Record<string, unknown>,
+	respondentToken: string | undefined,
+): string | null {
+	if (limits.oneResponsePer === 'email') {
+		const field = form.fields.find((candidate) => candidate.id === limits.emailFieldId)
+		const email = field ? answers[field.id] : undefined
+		if (typeof email !== 'string' || email.trim() === '') {
+			throw new AppError('VALIDATION_FAILED', {
+				errors: [
+					{
+						field: `answers.${field?.id ?? limits.emailFieldId}`,
+						message: `"${field?.label ?? 'E-mail'}" is required: this form takes one answer per address.`,
+					},
+				],
+			})
+		}
+		return `email:${email.trim().toLowerCase()}`
+	}
+	if (limits.oneResponsePer === 'browser') {
+		if (!respondentToken) {
+			throw new AppError('VALIDATION_FAILED', {
+				detail: 'This page is out of date. Reload it and send your answers again.',
+				errors: [{ field: 'respondentToken', message: 'Required by this form.' }],
+			})
+		}
+		return `browser:${createHash('sha256').update(respondentToken).digest('base64url')}`
+	}
+	return null
+}
+
+async function findSubmission(deps: FormsDeps, formId: string, idempotencyKey: string) {
+	const [row] = await deps.db
+		.select()
+		.from(formSubmissions)
+		.where(and(eq(formSubmissions.formId, formId), eq(formSubmissions.idempotencyKey, idempotencyKey)))
+	return row
+}
+
+// ---- assets and scoped reads --------------------------------------------------------------
+
+/** A raster page image of a published form, for og:image and the favicon. */
+export async function openPageAsset(deps: FormsDeps, idOrSlug: string, asset: PageAsset) {
+	const { form } = await findPublicForm(deps, idOrSlug)
+	const image = asset === 'thumbnail' ? form.page.pageThumbnail : form.page.favicon
+	if (!image || !('blobId' in image)) {
+		throw new AppError('NOT_FOUND', { detail: 'This form has no such image.' })
+	}
+	const [blob] = await deps.db
+		.select()
+		.from(blobs)
+		.where(and(eq(blobs.id, image.blobId), eq(blobs.organizationId, form.organizationId)))
+	const file = blob?.status === 'uploaded' ? await deps.storage.get(blob.key) : null
+	if (!blob || !file) {
+		throw new AppError('NOT_FOUND', { detail: 'This form has no such image.' })
+	}
+	if (blob.contentType === 'image/svg+xml') {
+		// SVGs are only ever inlined after sanitising (forms.head.ts), never served as they came.
+		await file.body.cancel()
+		throw new AppError('NOT_FOUND', { detail: 'This form has no such image.' })
+	}
+	return { contentType: blob.contentType, byteSize: file.byteSize, body: file.body }
+}
+
+/**
+ * What a published form lets visitors read: the related databases of its relation fields
+ * (titles only) and, with a people field, the workspace's people. The scope is
+ * `form:<id>` or, for a password-protected form, `form:<id>.<unlock token>`.
+ */
+export async function formGrant(deps: FormsDeps, scope: string): Promise<PublicGrant | null> {
+	const separator = scope.indexOf('.')
+	const idOrSlug = separator > 0 ? scope.slice(0, separator) : scope
+	const token = separator > 0 ? scope.slice(separator + 1) : undefined
+	let found: Awaited<ReturnType<typeof findPublicForm>>
+	try {
+		found = await findPublicForm(deps, idOrSlug)
+	} catch (error) {
+		if (error instanceof AppError) {
+			return null
+		}
+		throw error
+	}
+	const { form, database } = found
+	if (!database || !isUnlocked(deps, form, token)) {
+		return null
+	}
+	const properties = new Map(database.properties.map((property) => [property.id, property]))
+	const databases = new Map<string, string[]>()
+	let hasPeople = false
+	for (const field of form.fields) {
+		const property = properties.get(field.propertyId)
+		if (field.kind === 'relation' && property?.relationDatabaseId) {
+			databases.set(property.relationDatabaseId, [])
+		}
+		hasPeople ||= field.kind === 'people'
+	}
+	return { orgId: form.organizationId, databases, peopleWorkspaceId: hasPeople ? database.workspaceId : null }
+}

@@ -1,0 +1,390 @@
+// Forms: the builder's API under /dashboard/forms (CRUD, custom address, duplicate,
+// submissions with delivery state, CSV, analytics) and the public side under /api (page
+// data, unlock, page images, submissions, view beacons).
+
+import { idSchema, okSchema } from '@blocksmith/contracts/common.ts'
+import {
+	analyticsQuerySchema,
+	analyticsSchema,
+	createFormSchema,
+	createWebhookSchema,
+	formSchema,
+	formWebhookSchema,
+	maxWebhooksPerForm,
+	publicFormSchema,
+	submissionSchema,
+	submissionsPageSchema,
+	submissionsQuerySchema,
+	submitResultSchema,
+	submitSchema,
+	unlockFormSchema,
+	unlockResultSchema,
+	updateFormSchema,
+	updateUrlSchema,
+	updateWebhookSchema,
+	viewsSchema,
+	webhookDeliverySchema,
+} from '@blocksmith/contracts/forms.ts'
+import { createRoute, z } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/auth.middleware.ts'
+import type { Auth } from '#src/core/auth/auth.ts'
+import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
+import type { ViewCounter } from './forms.analytics.ts'
+import { formAnalytics } from './forms.analytics.ts'
+import type { FormsCtx, FormsDeps } from './forms.deps.ts'
+import { findPublicForm, isUnlocked, openPageAsset, publicFormData, submit, unlockForm } from './forms.public.ts'
+import { createForm, deleteForm, duplicateForm, getForm, listForms, updateForm, updateUrl } from './forms.service.ts'
+import { exportSubmissionsCsv, listSubmissions, retryFailedSubmissions, retrySubmission } from './forms.submissions.ts'
+import {
+	createWebhook,
+	deleteWebhook,
+	listDeliveries,
+	listWebhooks,
+	retryDelivery,
+	updateWebhook,
+	type WebhookQueues,
+} from './forms.webhooks.ts'
+
+const tags = ['Forms']
+const publicTags = ['Forms (public)']
+const security = [{ bearer: [] }]
+const idParams = z.object({ id: idSchema })
+/** A form is reached by its id or by any slug it has had. */
+const publicIdParams = z.object({ id: z.string().min(1).max(100) })
+const webhookParams = z.object({ id: idSchema, webhookId: idSchema })
+const notFound = commonProblems[404]
+const bad = commonProblems[400]
+
+const routes = {
+	list: createRoute({
+		method: 'get',
+		path: '/dashboard/forms',
+		tags,
+		security,
+		summary: 'Forms of the organization, most recently edited first',
+		responses: { 200: jsonResponse(z.array(formSchema), 'Forms'), 401: commonProblems[401] },
+	}),
+	create: createRoute({
+		method: 'post',
+		path: '/dashboard/forms',
+		tags,
+		security,
+		summary: 'Create a form on a database: every askable property becomes a field',
+		request: { body: jsonBody(createFormSchema) },
+		responses: { 201: jsonResponse(formSchema, 'Created'), 400: bad },
+	}),
+	get: createRoute({
+		method: 'get',
+		path: '/dashboard/forms/{id}',
+		tags,
+		security,
+		summary: 'One form',
+		request: { params: idParams },
+		responses: { 200: jsonResponse(formSchema, 'The form'), 404: notFound },
+	}),
+	update: createRoute({
+		method: 'patch',
+		path: '/dashboard/forms/{id}',
+		tags,
+		security,
+		summary: 'Change fields, page settings, messages, publishing, password',
+		request: { params: idParams, body: jsonBody(updateFormSchema) },
+		responses: { 200: jsonResponse(formSchema, 'Saved'), 400: bad, 404: notFound, 409: problemResponse('Conflict') },
+	}),
+	delete: createRoute({
+		method: 'delete',
+		path: '/dashboard/forms/{id}',
+		tags,
+		security,
+		summary: 'Delete a form: its page answers "deleted"; rows it wrote stay in the database',
+		request: { params: idParams },
+		responses: { 200: jsonResponse(okSchema, 'Deleted'), 404: notFound },
+	}),
+	analytics: createRoute({
+		method: 'get',
+		path: '/dashboard/forms/{id}/analytics',
+		tags,
+		security,
+		summary: 'Views, starts, submissions, completion rate and a daily series for a range (last 30 days by default)',
+		request: { params: idParams, query: analyticsQuerySchema },
+		responses: { 200: jsonResponse(analyticsSchema, 'Analytics'), 400: bad, 404: notFound },
+	}),
+	updateUrl: createRoute({
+		method: 'post',
+		path: '/dashboard/forms/{id}/update_url',
+		tags,
+		security,
+		summary: 'Set the custom address /forms/{slug}; earlier slugs keep redirecting',
+		request: { params: idParams, body: jsonBody(updateUrlSchema) },
+		responses: { 200: jsonResponse(formSchema, 'Saved'), 400: bad, 404: notFound, 409: problemResponse('Taken') },
+	}),
+	duplicate: createRoute({
+		method: 'post',
+		path: '/dashboard/forms/{id}/duplicate',
+		tags,
+		security,
+		summary: 'Copy a form (unpublished, without its address and answers)',
+		request: { params: idParams },
+		responses: { 201: jsonResponse(formSchema, 'The copy'), 404: notFound },
+	}),
+	submissions: createRoute({
+		method: 'get',
+		path: '/dashboard/forms/{id}/submissions',
+		tags,
+		security,
+		summary: "Answers, newest first, each with its delivery's state",
+		request: { params: idParams, query: submissionsQuerySchema },
+		responses: { 200: jsonResponse(submissionsPageSchema, 'Submissions'), 400: bad, 404: notFound },
+	}),
+	exportCsv: createRoute({
+		method: 'get',
+		path: '/dashboard/forms/{id}/submissions/export.csv',
+		tags,
+		security,
+		summary: 'Every answer as CSV (UTF-8 with a BOM)',
+		request: { params: idParams },
+		responses: { 200: { content: { 'text/csv': { schema: z.string() } }, description: 'CSV' }, 404: notFound },
+	}),
+	retry: createRoute({
+		method: 'post',
+		path: '/dashboard/forms/{id}/submissions/{submissionId}/retry',
+		tags,
+		security,
+		summary: 'Retry a failed delivery now',
+		request: { params: z.object({ id: idSchema, submissionId: idSchema }) },
+		responses: {
+			200: jsonResponse(submissionSchema, 'Queued again'),
+			404: notFound,
+			409: problemResponse('Not failed'),
+		},
+	}),
+	retryFailed: createRoute({
+		method: 'post',
+		path: '/dashboard/forms/{id}/submissions/retry_failed',
+		tags,
+		security,
+		summary: 'Retry every failed delivery of the form now',
+		request: { params: idParams },
+		responses: { 200: jsonResponse(z.object({ retried: z.number().int() }), 'Queued again'), 404: notFound },
+	}),
+	webhooks: createRoute({
+		method: 'get',
+		path: '/dashboard/forms/{id}/webhooks',
+		tags,
+		security,
+		summary: 'Webhooks of a form, with their signing secrets',
+		request: { params: idParams },
+		responses: { 200: jsonResponse(z.array(formWebhookSchema), 'Webhooks'), 404: notFound },
+	}),
+	createWebhook: createRoute({
+		method: 'post',
+		path: '/dashboard/forms/{id}/webhooks',
+		tags,
+		security,
+		summary: `Add a URL that receives each submission, signed (at most ${maxWebhooksPerForm} per form)`,
+		request: { params: idParams, body: jsonBody(createWebhookSchema) },
+		responses: {
+			201: jsonResponse(formWebhookSchema, 'Added'),
+			400: bad,
+			404: notFound,
+			409: problemResponse('Too many'),
+		},
+	}),
+	updateWebhook: createRoute({
+		method: 'patch',
+		path: '/dashboard/forms/{id}/webhooks/{webhookId}',
+		tags,
+		security,
+		summary: 'Turn a webhook on or off',
+		request: { params: webhookParams, body: jsonBody(updateWebhookSchema) },
+		responses: { 200: jsonResponse(formWebhookSchema, 'Saved'), 404: notFound },
+	}),
+	deleteWebhook: createRoute({
+		method: 'delete',
+		path: '/dashboard/forms/{id}/webhooks/{webhookId}',
+		tags,
+		security,
+		summary: 'Remove a webhook (and its deliveries)',
+		request: { params: webhookParams },
+		responses: { 200: jsonResponse(okSchema, 'Removed'), 404: notFound },
+	}),
+	deliveries: createRoute({
+		method: 'get',
+		path: '/dashboard/forms/{id}/webhooks/{webhookId}/deliveries',
+		tags,
+		security,
+		summary: "A webhook's deliveries, newest first, with every attempt's answer",
+		request: {
+			params: webhookParams,
+			query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
+		},
+		responses: { 200: jsonResponse(z.array(webhookDeliverySchema), 'Deliveries'), 404: notFound },
+	}),
+	retryDelivery: createRoute({
+		method: 'post',
+		path: '/dashboard/forms/{id}/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
+		tags,
+		security,
+		summary: 'Send a failed delivery again now',
+		request: { params: webhookParams.extend({ deliveryId: idSchema }) },
+		responses: {
+			200: jsonResponse(webhookDeliverySchema, 'Queued'),
+			404: notFound,
+			409: problemResponse('Not failed'),
+		},
+	}),
+	publicForm: createRoute({
+		method: 'get',
+		path: '/api/forms/{id}',
+		tags: publicTags,
+		summary: 'Page data of a published form, by id or slug (fields only once unlocked, for a protected form)',
+		request: { params: publicIdParams, query: z.object({ unlockToken: z.string().max(300).optional() }) },
+		responses: {
+			200: jsonResponse(publicFormSchema, 'Page data'),
+			404: problemResponse('Not published'),
+			410: problemResponse('Deleted'),
+		},
+	}),
+	unlock: createRoute({
+		method: 'post',
+		path: '/api/forms/{id}/unlock_form',
+		tags: publicTags,
+		summary: 'Unlock a password-protected form: a short-lived token the submission carries',
+		request: { params: publicIdParams, body: jsonBody(unlockFormSchema) },
+		responses: {
+			200: jsonResponse(unlockResultSchema, 'Unlocked'),
+			403: problemResponse('Wrong password'),
+			404: notFound,
+			429: commonProblems[429],
+		},
+	}),
+	asset: createRoute({
+		method: 'get',
+		path: '/api/forms/{id}/assets/{asset}',
+		tags: publicTags,
+		summary: "A published form's thumbnail or favicon (raster images; SVGs are inlined in the page)",
+		request: { params: publicIdParams.extend({ asset: z.enum(['thumbnail', 'favicon']) }) },
+		responses: { 200: { description: 'The image' }, 404: notFound },
+	}),
+	submit: createRoute({
+		method: 'post',
+		path: '/api/submissions',
+		tags: publicTags,
+		summary: 'Submit answers to a published form (validated, spam-checked, idempotent by idempotencyKey)',
+		request: { body: jsonBody(submitSchema) },
+		responses: {
+			201: jsonResponse(submitResultSchema, 'Stored; delivery to the database follows'),
+			200: jsonResponse(submitResultSchema, 'Already stored under this idempotency key'),
+			400: bad,
+			403: problemResponse('Password required'),
+			404: problemResponse('Not published'),
+			409: problemResponse('Closed'),
+			410: problemResponse('Deleted'),
+			422: problemResponse('Too fast'),
+			429: commonProblems[429],
+		},
+	}),
+	views: createRoute({
+		method: 'post',
+		path: '/api/views',
+		tags: publicTags,
+		summary: 'View beacon: counts page views and starts (no cookies, nothing about the visitor is kept)',
+		request: { body: jsonBody(viewsSchema) },
+		responses: { 202: jsonResponse(z.object({ accepted: z.number().int() }), 'Counted'), 400: bad },
+	}),
+}
+
+export function createFormRoutes(deps: {
+	auth: Auth
+	forms: FormsDeps
+	views: ViewCounter
+	webhookQueues: WebhookQueues
+}) {
+	const f = deps.forms
+	const router = createRouter<MemberEnv>()
+	const session = requireSession(deps.auth)
+	const member = requireMember(f.db)
+	router.use('/dashboard/forms', session, member)
+	router.use('/dashboard/forms/*', session, member)
+	const ctx = (c: Context<MemberEnv>): FormsCtx => ({ ...f, orgId: c.var.member.orgId, userId: c.var.member.userId })
+	const id = (c: Context<MemberEnv>) => c.req.param('id') as string
+
+	router.openapi(routes.list, async (c) => c.json(await listForms(ctx(c)), 200))
+	router.openapi(routes.create, async (c) => c.json(await createForm(ctx(c), c.req.valid('json')), 201))
+	router.openapi(routes.get, async (c) => c.json(await getForm(ctx(c), id(c)), 200))
+	router.openapi(routes.update, async (c) => c.json(await updateForm(ctx(c), id(c), c.req.valid('json')), 200))
+	router.openapi(routes.delete, async (c) => {
+		await deleteForm(ctx(c), id(c))
+		return c.json({ success: true as const }, 200)
+	})
+	router.openapi(routes.analytics, async (c) => c.json(await formAnalytics(ctx(c), id(c), c.req.valid('query')), 200))
+	router.openapi(routes.updateUrl, async (c) => c.json(await updateUrl(ctx(c), id(c), c.req.valid('json').slug), 200))
+	router.openapi(routes.duplicate, async (c) => c.json(await duplicateForm(ctx(c), id(c)), 201))
+	router.openapi(routes.submissions, async (c) =>
+		c.json(await listSubmissions(ctx(c), id(c), c.req.valid('query')), 200),
+	)
+	router.openapi(routes.exportCsv, async (c) => {
+		const csv = await exportSubmissionsCsv(ctx(c), id(c))
+		return c.body(csv.body, 200, {
+			'content-type': 'text/csv; charset=utf-8',
+			'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(csv.filename)}`,
+		}) as never
+	})
+	router.openapi(routes.retry, async (c) => {
+		const { submissionId } = c.req.valid('param')
+		return c.json(await retrySubmission(ctx(c), id(c), submissionId), 200)
+	})
+	router.openapi(routes.retryFailed, async (c) => c.json(await retryFailedSubmissions(ctx(c), id(c)), 200))
+
+	router.openapi(routes.webhooks, async (c) => c.json(await listWebhooks(ctx(c), id(c)), 200))
+	router.openapi(routes.createWebhook, async (c) =>
+		c.json(await createWebhook(ctx(c), id(c), c.req.valid('json').url), 201),
+	)
+	router.openapi(routes.updateWebhook, async (c) => {
+		const { webhookId } = c.req.valid('param')
+		return c.json(await updateWebhook(ctx(c), id(c), webhookId, c.req.valid('json')), 200)
+	})
+	router.openapi(routes.deleteWebhook, async (c) => {
+		await deleteWebhook(ctx(c), id(c), c.req.valid('param').webhookId)
+		return c.json({ success: true as const }, 200)
+	})
+	router.openapi(routes.deliveries, async (c) => {
+		const { webhookId } = c.req.valid('param')
+		return c.json(await listDeliveries(ctx(c), id(c), webhookId, c.req.valid('query').limit), 200)
+	})
+	router.openapi(routes.retryDelivery, async (c) => {
+		const { webhookId, deliveryId } = c.req.valid('param')
+		return c.json(await retryDelivery(ctx(c), deps.webhookQueues, id(c), webhookId, deliveryId), 200)
+	})
+
+	router.openapi(routes.publicForm, async (c) => {
+		const { form, database } = await findPublicForm(f, c.req.valid('param').id)
+		const unlocked = isUnlocked(f, form, c.req.valid('query').unlockToken)
+		c.header('cache-control', 'no-store')
+		return c.json(await publicFormData(f, form, database, { unlocked }), 200)
+	})
+	router.openapi(routes.unlock, async (c) =>
+		c.json(await unlockForm(f, c.req.valid('param').id, c.req.valid('json').password, c.var.clientIp), 200),
+	)
+	router.openapi(routes.asset, async (c) => {
+		const { id: formId, asset } = c.req.valid('param')
+		const file = await openPageAsset(f, formId, asset)
+		return c.body(file.body, 200, {
+			'content-type': file.contentType,
+			'content-length': String(file.byteSize),
+			'cache-control': 'public, max-age=300',
+			'x-content-type-options': 'nosniff',
+		}) as never
+	})
+	router.openapi(routes.submit, async (c) => {
+		const result = await submit(f, deps.webhookQueues, c.req.valid('json'), c.var.clientIp)
+		return c.json(result, result.duplicate ? 200 : 201)
+	})
+	router.openapi(routes.views, async (c) => {
+		const beacon = c.req.valid('json')
+		deps.views.record(beacon)
+		return c.json({ accepted: beacon.events.length }, 202)
+	})
+	return router
+}

@@ -1,0 +1,223 @@
+import type { FormField, Submission, SubmissionsPage } from '@blocksmith/contracts/forms.ts'
+import type { DateValue } from '@blocksmith/contracts/workspaces.ts'
+import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import Papa from 'papaparse'
+import { AppError } from '#src/lib/errors.ts'
+import { workspaceRows, workspaceWrites } from '#src/workspaces/workspaces.schema.ts'
+import { retryWrite } from '#src/workspaces/workspaces.writes.ts'
+import { type FormsCtx, workspaceCtxFor } from './forms.deps.ts'
+import { formSubmissions } from './forms.schema.ts'
+import { getFormRecords } from './forms.service.ts'
+
+// The submissions of a form with each one's delivery: the workspace write it became, joined
+// by id, and the row that write made.
+
+type SubmissionState = 'pending' | 'delivered' | 'failed' | 'dead' | 'spam'
+
+const stateSql = sql<SubmissionState>`case when ${formSubmissions.spam} then 'spam' else coalesce(${workspaceWrites.state}, 'pending') end`
+
+function stateCondition(state: SubmissionState): SQL {
+	if (state === 'spam') {
+		return eq(formSubmissions.spam, true)
+	}
+	const notSpam = eq(formSubmissions.spam, false)
+	if (state === 'pending') {
+		return and(notSpam, sql`coalesce(${workspaceWrites.state}, 'pending') = 'pending'`) as SQL
+	}
+	return and(notSpam, eq(workspaceWrites.state, state)) as SQL
+}
+
+function selectSubmissions(ctx: FormsCtx) {
+	return ctx.db
+		.select({
+			submission: formSubmissions,
+			state: stateSql,
+			attempts: workspaceWrites.attempts,
+			lastError: workspaceWrites.lastError,
+			deliveredAt: workspaceWrites.deliveredAt,
+			rowId: workspaceRows.id,
+			rowUrl: workspaceRows.url,
+			workspaceId: workspaceWrites.workspaceId,
+			databaseId: workspaceWrites.databaseId,
+		})
+		.from(formSubmissions)
+		.leftJoin(workspaceWrites, eq(workspaceWrites.id, formSubmissions.writeId))
+		.leftJoin(
+			workspaceRows,
+			and(
+				eq(workspaceRows.databaseId, workspaceWrites.databaseId),
+				eq(workspaceRows.externalId, workspaceWrites.externalRowId),
+			),
+		)
+}
+
+type SelectedRow = Awaited<ReturnType<ReturnType<typeof selectSubmissions>['where']>>[number]
+
+function toSubmission(row: SelectedRow): Submission {
+	const { submission } = row
+	// A local row has no URL of its own: it opens in the database's table in the app.
+	const rowUrl =
+		row.rowUrl ?? (row.rowId && row.workspaceId ? `/workspaces/${row.workspaceId}/databases/${row.databaseId}` : null)
+	return {
+		id: submission.id,
+		formId: submission.formId,
+		answers: submission.answers,
+		delivery: {
+			state: row.state,
+			attempts: row.attempts ?? 0,
+			error: row.state === 'delivered' ? null : (row.lastError ?? null),
+			rowId: row.state === 'delivered' ? (row.rowId ?? null) : null,
+			rowUrl: row.state === 'delivered' ? rowUrl : null,
+			deliveredAt: row.deliveredAt?.toISOString() ?? null,
+		},
+		createdAt: submission.createdAt.toISOString(),
+	}
+}
+
+export async function listSubmissions(
+	ctx: FormsCtx,
+	formId: string,
+	query: { state?: SubmissionState | undefined; limit: number; offset: number },
+): Promise<SubmissionsPage> {
+	const { form } = await getFormRecords(ctx, formId)
+	const base = and(eq(formSubmissions.formId, form.id), eq(formSubmissions.organizationId, ctx.orgId)) as SQL
+	const where = query.state ? and(base, stateCondition(query.state)) : base
+	const rows = await selectSubmissions(ctx)
+		.where(where)
+		.orderBy(desc(formSubmissions.createdAt), desc(formSubmissions.id))
+		.limit(query.limit)
+		.offset(query.offset)
+	const counted = await ctx.db
+		.select({ state: stateSql, count: count() })
+		.from(formSubmissions)
+		.leftJoin(workspaceWrites, eq(workspaceWrites.id, formSubmissions.writeId))
+		.where(base)
+		.groupBy(stateSql)
+	const counts = Object.fromEntries(counted.map((row) => [row.state, row.count]))
+	const total = query.state ? (counts[query.state] ?? 0) : counted.reduce((sum, row) => sum + row.count, 0)
+	return { submissions: rows.map(toSubmission), total, counts }
+}
+
+async function getSubmission(ctx: FormsCtx, formId: string, submissionId: string): Promise<Submission> {
+	const [row] = await selectSubmissions(ctx).where(
+		and(
+			eq(formSubmissions.id, submissionId),
+			eq(formSubmissions.formId, formId),
+			eq(formSubmissions.organizationId, ctx.orgId),
+		),
+	)
+	if (!row) {
+		throw new AppError('NOT_FOUND', { detail: 'No such submission.' })
+	}
+	return toSubmission(row)
+}
+
+/** Retry now: a failed (or given-up) delivery gets a fresh set of attempts. */
+export async function retrySubmission(ctx: FormsCtx, formId: string, submissionId: string): Promise<Submission> {
+	const { form } = await getFormRecords(ctx, formId)
+	const [row] = await ctx.db
+		.select({ writeId: formSubmissions.writeId, workspaceId: workspaceWrites.workspaceId })
+		.from(formSubmissions)
+		.leftJoin(workspaceWrites, eq(workspaceWrites.id, formSubmissions.writeId))
+		.where(
+			and(
+				eq(formSubmissions.id, submissionId),
+				eq(formSubmissions.formId, form.id),
+				eq(formSubmissions.organizationId, ctx.orgId),
+			),
+		)
+	if (!row) {
+		throw new AppError('NOT_FOUND', { detail: 'No such submission.' })
+	}
+	if (!row.writeId || !row.workspaceId) {
+		throw new AppError('CONFLICT', { detail: 'This submission has no delivery to retry.' })
+	}
+	await retryWrite(workspaceCtxFor(ctx, ctx.orgId, ctx.userId), row.workspaceId, row.writeId)
+	return getSubmission(ctx, form.id, submissionId)
+}
+
+/** Retries every failed and given-up delivery of the form; answers how many were queued. */
+export async function retryFailedSubmissions(ctx: FormsCtx, formId: string): Promise<{ retried: number }> {
+	const { form } = await getFormRecords(ctx, formId)
+	const rows = await ctx.db
+		.select({ writeId: workspaceWrites.id, workspaceId: workspaceWrites.workspaceId })
+		.from(formSubmissions)
+		.innerJoin(workspaceWrites, eq(workspaceWrites.id, formSubmissions.writeId))
+		.where(
+			and(
+				eq(formSubmissions.formId, form.id),
+				eq(formSubmissions.organizationId, ctx.orgId),
+				inArray(workspaceWrites.state, ['failed', 'dead']),
+			),
+		)
+	const wctx = workspaceCtxFor(ctx, ctx.orgId, ctx.userId)
+	let retried = 0
+	for (const row of rows) {
+		try {
+			await retryWrite(wctx, row.workspaceId, row.writeId)
+			retried++
+		} catch (error) {
+			// Another retry (or a delivery) got there first; that one is on its way.
+			if (!(error instanceof AppError && error.code === 'CONFLICT')) {
+				throw error
+			}
+		}
+	}
+	return { retried }
+}
+
+function cell(field: FormField, value: unknown): string {
+	if (value === null || value === undefined) {
+		return ''
+	}
+	if (Array.isArray(value)) {
+		return value.join(', ')
+	}
+	if (typeof value === 'object' && 'start' in value) {
+		const date = value as DateValue
+		return date.end ? `${date.start} → ${date.end}` : date.start
+	}
+	if (field.kind === 'checkbox') {
+		return value ? 'Yes' : 'No'
+	}
+	return String(value)
+}
+
+/** Every submission as CSV (with a BOM, for spreadsheet apps), read a page at a time. */
+export async function exportSubmissionsCsv(ctx: FormsCtx, formId: string): Promise<{ filename: string; body: string }> {
+	const { form } = await getFormRecords(ctx, formId)
+	const header = ['Submitted at', ...form.fields.map((field) => field.label), 'Delivery', 'Delivery error', 'Row']
+	const lines = [Papa.unparse([header], { escapeFormulae: true })]
+	const pageSize = 1000
+	for (let offset = 0; ; offset += pageSize) {
+		const rows = await selectSubmissions(ctx)
+			.where(
+				and(
+					eq(formSubmissions.formId, form.id),
+					eq(formSubmissions.organizationId, ctx.orgId),
+					isNull(sql`nullif(${formSubmissions.spam}, false)`),
+				),
+			)
+			.orderBy(desc(formSubmissions.createdAt), desc(formSubmissions.id))
+			.limit(pageSize)
+			.offset(offset)
+		if (rows.length === 0) {
+			break
+		}
+		const records = rows
+			.map(toSubmission)
+			.map((submission) => [
+				submission.createdAt,
+				...form.fields.map((field) => cell(field, submission.answers[field.id])),
+				submission.delivery.state,
+				submission.delivery.error ?? '',
+				submission.delivery.rowUrl ?? '',
+			])
+		lines.push(Papa.unparse(records, { header: false, escapeFormulae: true }))
+		if (rows.length < pageSize) {
+			break
+		}
+	}
+	const filename = `${form.name.replace(/[^\w\- ]+/g, '').trim() || 'form'} submissions.csv`
+	return { filename, body: `\uFEFF${lines.join('\r\n')}\r\n` }
+}

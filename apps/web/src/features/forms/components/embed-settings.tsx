@@ -1,0 +1,77 @@
+import type { Form } from '@blocksmith/contracts/forms.ts'
+import { Copy } from 'lucide-react'
+import { useId } from 'react'
+import { toast } from 'sonner'
+import { Button } from '#src/components/ui/button.tsx'
+import { publicUrl } from '../lib/form-paths.ts'
+
+// Ways to put a published form on another site: an iframe that follows the form's height, a
+// button that opens it over the page, or the plain link. Both snippets use /embed.js, which
+// only ever frames forms of this server.
+
+type Snippet = { name: string; description: string; code: string }
+
+function snippetsFor(form: Form): Snippet[] {
+	const url = publicUrl(form)
+	const script = `<script src="${window.location.origin}/embed.js" async></script>`
+	return [
+		{
+			name: 'Inline',
+			description: 'The form inside your page, as tall as it needs to be.',
+			code: `<iframe data-blocksmith-form src="${url}" title="${form.name.replaceAll('"', '&quot;')}" style="width:100%;border:0;min-height:420px" loading="lazy"></iframe>\n${script}`,
+		},
+		{
+			name: 'Popup',
+			description: 'A button that opens the form over your page (Escape or × closes it).',
+			code: `<button type="button" data-blocksmith-popup="${url}">${form.name.replaceAll('<', '&lt;')}</button>\n${script}`,
+		},
+		{ name: 'Full page', description: 'A link to the form on its own page.', code: url },
+	]
+}
+
+export function EmbedSettings({ form }: { form: Form }) {
+	const id = useId()
+	async function copy(snippet: Snippet): Promise<void> {
+		try {
+			await navigator.clipboard.writeText(snippet.code)
+			toast.success(`The ${snippet.name.toLowerCase()} snippet was copied.`)
+		} catch {
+			toast.error('The snippet could not be copied: select it and copy it by hand.')
+		}
+	}
+	return (
+		<section className="grid gap-4" aria-labelledby={`${id}-heading`}>
+			<div className="grid gap-0.5">
+				<h3 id={`${id}-heading`} className="font-semibold text-sm">
+					Embed
+				</h3>
+				<p className="text-muted-foreground text-sm">
+					Put the form on your own site.{form.published ? '' : ' Embeds show it once the form is published.'}
+				</p>
+			</div>
+			{snippetsFor(form).map((snippet) => (
+				<div key={snippet.name} className="grid gap-1.5">
+					<div className="flex flex-wrap items-center justify-between gap-2">
+						<div>
+							<span id={`${id}-${snippet.name.replaceAll(' ', '-')}`} className="font-medium text-sm">
+								{snippet.name}
+							</span>
+							<p className="text-muted-foreground text-xs">{snippet.description}</p>
+						</div>
+						<Button variant="outline" size="sm" onClick={() => void copy(snippet)}>
+							<Copy aria-hidden /> Copy {snippet.name.toLowerCase()} snippet
+						</Button>
+					</div>
+					<textarea
+						readOnly
+						aria-labelledby={`${id}-${snippet.name.replaceAll(' ', '-')}`}
+						value={snippet.code}
+						rows={snippet.code.includes('\n') ? 3 : 1}
+						className="w-full resize-none rounded-md border bg-muted/40 px-3 py-2 font-mono text-xs"
+						onFocus={(event) => event.currentTarget.select()}
+					/>
+				</div>
+			))}
+		</section>
+	)
+}

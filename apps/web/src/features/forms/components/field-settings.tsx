@@ -1,0 +1,189 @@
+import type { FieldKind } from '@blocksmith/contracts/form-kinds.ts'
+import { type FormField, fieldKindsFor, prefillParamOf } from '@blocksmith/contracts/forms.ts'
+import type { Property, WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
+import { Copy } from 'lucide-react'
+import { useId } from 'react'
+import { toast } from 'sonner'
+import { Button } from '#src/components/ui/button.tsx'
+import { Field } from '#src/components/ui/field.tsx'
+import { Input } from '#src/components/ui/input.tsx'
+import { Textarea } from '#src/components/ui/textarea.tsx'
+import { typeLabels } from '#src/workspaces/lib/values.ts'
+import type { DraftErrors } from '../lib/draft.ts'
+import { kindLabels } from '../lib/draft.ts'
+import { DefaultValueInput } from './default-value-input.tsx'
+import { Switch } from './switch.tsx'
+
+type FieldSettingsProps = {
+	field: FormField
+	index: number
+	property: Property | undefined
+	tool: WorkspaceTool
+	workspaceId: string
+	/** The public page's address, for the prefill link. */
+	publicLink: string
+	errors: DraftErrors
+	onChange: (changes: Partial<FormField>, path: string) => void
+}
+
+const kindsWithoutPlaceholder: readonly FieldKind[] = ['checkbox', 'date', 'multi_select', 'people', 'relation']
+
+/** Everything about one field: its wording, whether it is required, its kind and default. */
+export function FieldSettings({
+	field,
+	index,
+	property,
+	tool,
+	workspaceId,
+	publicLink,
+	errors,
+	onChange,
+}: FieldSettingsProps) {
+	const kindGroupId = useId()
+	const param = prefillParamOf(field)
+	const prefillLink = `${publicLink}?${encodeURIComponent(param)}=`
+
+	async function copyLink(): Promise<void> {
+		try {
+			await navigator.clipboard.writeText(prefillLink)
+			toast.success('The prefill link was copied: add the value after the = sign.')
+		} catch {
+			toast.error('The link could not be copied: select it and copy it by hand.')
+		}
+	}
+
+	const kinds = property ? fieldKindsFor(property.type) : [field.kind]
+	const error = (key: string) => errors[`fields.${index}.${key}`]
+	return (
+		<div className="grid gap-4">
+			<p className="text-muted-foreground text-sm">
+				{property ? (
+					<>
+						Writes to <span className="font-medium text-foreground">{property.name}</span> ({typeLabels[property.type]})
+					</>
+				) : (
+					<span className="text-error">
+						The property this field wrote to is gone from the database: remove the field.
+					</span>
+				)}
+			</p>
+			{error('propertyId') ? <p className="text-error text-sm">{error('propertyId')}</p> : null}
+			<Field id={`${field.id}-label`} label="Label" error={error('label')} isRequired>
+				<Input
+					value={field.label}
+					maxLength={200}
+					onChange={(event) => onChange({ label: event.target.value }, 'label')}
+				/>
+			</Field>
+			<Field label="Help text" description="Shown under the field." error={error('helpText')}>
+				<Textarea
+					rows={2}
+					maxLength={1000}
+					value={field.helpText ?? ''}
+					onChange={(event) => onChange({ helpText: event.target.value || null }, 'helpText')}
+				/>
+			</Field>
+			{kindsWithoutPlaceholder.includes(field.kind) ? null : (
+				<Field label="Placeholder" description="Shown in the empty input." error={error('placeholder')}>
+					<Input
+						maxLength={200}
+						value={field.placeholder ?? ''}
+						onChange={(event) => onChange({ placeholder: event.target.value || null }, 'placeholder')}
+					/>
+				</Field>
+			)}
+			<Field
+				label="Required"
+				description={
+					field.kind === 'checkbox'
+						? 'Visitors must tick it to submit (a consent, say).'
+						: 'Visitors must answer it to submit.'
+				}
+				orientation="horizontal"
+				error={error('required')}
+			>
+				<Switch checked={field.required} onCheckedChange={(checked) => onChange({ required: checked }, 'required')} />
+			</Field>
+			{kinds.length > 1 ? (
+				<fieldset className="grid gap-2">
+					<legend id={kindGroupId} className="mb-2 font-medium text-sm leading-none">
+						Answer type
+					</legend>
+					<div className="flex flex-wrap gap-x-5 gap-y-2">
+						{kinds.map((kind) => (
+							<label key={kind} className="flex items-center gap-2 text-sm">
+								<input
+									type="radio"
+									name={`${kindGroupId}-kind`}
+									value={kind}
+									checked={field.kind === kind}
+									className="size-4 accent-primary"
+									onChange={() => onChange({ kind }, 'kind')}
+								/>
+								{kindLabels[kind]}
+							</label>
+						))}
+					</div>
+					{error('kind') ? <p className="text-[13px] text-error">{error('kind')}</p> : null}
+				</fieldset>
+			) : null}
+			{field.kind === 'date' ? (
+				<Field label="Ask for a time too" orientation="horizontal" error={error('includeTime')}>
+					<Switch
+						checked={field.includeTime}
+						// A default typed as a day is not a moment (or the reverse): it starts again.
+						onCheckedChange={(checked) => onChange({ includeTime: checked, defaultValue: null }, 'includeTime')}
+					/>
+				</Field>
+			) : null}
+			<Field
+				label="Hidden field"
+				description="Not shown; takes its value from the link, e.g. ?source=newsletter"
+				orientation="horizontal"
+				error={error('hidden')}
+			>
+				<Switch checked={field.hidden} onCheckedChange={(checked) => onChange({ hidden: checked }, 'hidden')} />
+			</Field>
+			<Field
+				label="URL parameter"
+				description="Prefills the field from the page's link. Lowercase letters, digits and underscores."
+				error={error('param')}
+			>
+				<Input
+					value={field.param ?? ''}
+					maxLength={60}
+					autoCapitalize="none"
+					autoCorrect="off"
+					spellCheck={false}
+					placeholder={prefillParamOf({ label: field.label })}
+					onChange={(event) => onChange({ param: event.target.value || null }, 'param')}
+				/>
+			</Field>
+			<div className="flex items-end gap-2">
+				<Field
+					label="Prefill link"
+					description="Add the value after the = sign; several parameters join with &."
+					className="min-w-0 flex-1"
+				>
+					<Input readOnly value={prefillLink} onFocus={(event) => event.target.select()} />
+				</Field>
+				<Button
+					variant="outline"
+					aria-label={`Copy the prefill link of ${field.label.trim() || 'this field'}`}
+					onClick={() => void copyLink()}
+				>
+					<Copy aria-hidden /> Copy
+				</Button>
+			</div>
+			<DefaultValueInput
+				key={`${field.kind}-${field.includeTime}`}
+				field={field}
+				property={property}
+				tool={tool}
+				workspaceId={workspaceId}
+				error={error('defaultValue')}
+				onChange={(value) => onChange({ defaultValue: value }, 'defaultValue')}
+			/>
+		</div>
+	)
+}

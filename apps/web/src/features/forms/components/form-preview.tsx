@@ -1,0 +1,48 @@
+import type { PublicForm } from '@blocksmith/contracts/forms.ts'
+import type { WorkspaceUser } from '@blocksmith/contracts/workspaces.ts'
+import { useCallback, useRef } from 'react'
+import { api } from '#src/lib/api-client.ts'
+import { searchRows } from '#src/workspaces/api/workspaces.ts'
+import { FormView, type LoadChoices } from './form-view.tsx'
+
+type FormPreviewProps = {
+	form: PublicForm
+	workspaceId: string
+}
+
+/**
+ * The draft as visitors will see it, to try out: nothing is sent. People and linked rows come
+ * from the dashboard's own reads (the public ones answer only for a published form).
+ */
+export function FormPreview({ form, workspaceId }: FormPreviewProps) {
+	const people = useRef<Promise<WorkspaceUser[]> | null>(null)
+	const loadChoices = useCallback<LoadChoices>(
+		async (field, search) => {
+			if (field.kind === 'people') {
+				people.current ??= api<WorkspaceUser[]>(`/dashboard/${form.tool}/users`, { query: { workspaceId } }).catch(
+					(error: unknown) => {
+						people.current = null
+						throw error
+					},
+				)
+				const needle = search.trim().toLowerCase()
+				return (await people.current)
+					.filter((user) => user.type === 'person' && (!needle || user.name.toLowerCase().includes(needle)))
+					.map((user) => ({ id: user.id, label: user.name }))
+			}
+			if (!field.relationDatabaseId) {
+				return []
+			}
+			// A relation holds the rows' workspace ids (Notion page ids), as the public choices do.
+			const rows = await searchRows({ tool: form.tool, databaseId: field.relationDatabaseId, search })
+			return rows.map((row) => ({ id: row.externalId, label: row.title || 'Untitled' }))
+		},
+		[form.tool, workspaceId],
+	)
+	// What a visitor has typed into the preview resets when the fields' set, kinds or defaults
+	// change; wording edits show at once without losing it.
+	const structure = JSON.stringify(
+		(form.fields ?? []).map((field) => [field.id, field.kind, field.includeTime, field.defaultValue]),
+	)
+	return <FormView key={structure} form={form} mode="preview" loadChoices={loadChoices} headingLevel={2} />
+}

@@ -1,0 +1,254 @@
+import type { FieldKind } from '@blocksmith/contracts/form-kinds.ts'
+import { checkLogicReferences, type FormLogic } from '@blocksmith/contracts/form-rules.ts'
+import {
+	type Form,
+	type FormField,
+	type FormLimits,
+	type FormNotifications,
+	type FormPage,
+	fieldKindsFor,
+	type PublicField,
+	type PublicForm,
+	type UpdateForm,
+	updateFormSchema,
+} from '@blocksmith/contracts/forms.ts'
+import type { Property } from '@blocksmith/contracts/workspaces.ts'
+
+// The builder edits a draft of the form and saves it whole. The draft is what PATCH takes,
+// less publishing (its own button) and the address (its own endpoint).
+
+export type FormDraft = {
+	name: string
+	fields: FormField[]
+	page: FormPage
+	logic: FormLogic
+	confirmationMessage: string
+	/** Set: visitors go there after submitting instead of reading the confirmation message. */
+	redirectUrl: string | null
+	redirectWithAnswers: boolean
+	submitLabel: string
+	acceptingResponses: boolean
+	closedMessage: string
+	limits: FormLimits
+	notifications: FormNotifications
+	/** Absent keeps the password, a string sets a new one, null removes it. */
+	password?: string | null
+}
+
+/** Problems by dotted path (`fields.3.defaultValue`), as the server names them. */
+export type DraftErrors = Record<string, string>
+
+export function draftFromForm(form: Form): FormDraft {
+	return {
+		name: form.name,
+		fields: form.fields.map((field) => ({ ...field })),
+		page: { ...form.page, extras: { ...form.page.extras } },
+		logic: form.logic.map((rule) => ({
+			...rule,
+			fieldIds: [...rule.fieldIds],
+			conditions: rule.conditions.map((condition) => ({ ...condition })),
+		})),
+		confirmationMessage: form.confirmationMessage,
+		redirectUrl: form.redirectUrl,
+		redirectWithAnswers: form.redirectWithAnswers,
+		submitLabel: form.submitLabel,
+		acceptingResponses: form.acceptingResponses,
+		closedMessage: form.closedMessage,
+		limits: { ...form.limits },
+		notifications: {
+			memberIds: [...form.notifications.memberIds],
+			respondent: { ...form.notifications.respondent },
+		},
+	}
+}
+
+/** The PATCH body: the whole draft (the password only when it changes). */
+export function changesOf(draft: FormDraft): UpdateForm {
+	const { password, ...rest } = draft
+	return password === undefined ? rest : { ...rest, password }
+}
+
+/** Compares by content, whatever order the keys were written in. */
+export function isSameDraft(a: FormDraft, b: FormDraft): boolean {
+	return stableJson(changesOf(a)) === stableJson(changesOf(b))
+}
+
+function stableJson(value: unknown): string {
+	return JSON.stringify(value, (_key, item: unknown) =>
+		item && typeof item === 'object' && !Array.isArray(item)
+			? Object.fromEntries(
+					Object.entries(item as Record<string, unknown>)
+						.filter(([, entry]) => entry !== undefined)
+						.sort(([left], [right]) => left.localeCompare(right)),
+				)
+			: item,
+	)
+}
+
+const friendlyMessages: Record<string, string> = {
+	name: 'Give the form a name.',
+	confirmationMessage: 'Write what visitors read after they submit.',
+	submitLabel: 'Give the submit button a label.',
+	closedMessage: 'Write what visitors read while the form is closed.',
+	'limits.closesAt': 'Pick a date and a time.',
+	'limits.limitReachedMessage': 'Write what visitors read once the form is full.',
+	'limits.alreadyRespondedMessage': 'Write what visitors read when they have already answered.',
+	'notifications.respondent.subject': 'Give the e-mail a subject.',
+	'notifications.respondent.message': 'Write the e-mail’s message.',
+	'notifications.respondent.replyTo': 'Enter an e-mail address, or leave it empty.',
+}
+
+/** The same checks the server makes on the shape of the draft, before anything is sent. */
+export function validateDraft(draft: FormDraft): DraftErrors {
+	const result = updateFormSchema.safeParse(changesOf(draft))
+	if (result.success) {
+		// The server refuses rules on removed fields and loops; saying so here saves a round trip.
+		return errorsByPath(
+			checkLogicReferences(
+				draft.fields.map((field) => field.id),
+				draft.logic,
+			).map(({ path, message }) => ({ field: path, message })),
+		)
+	}
+	const errors: DraftErrors = {}
+	for (const issue of result.error.issues) {
+		const path = issue.path.join('.')
+		errors[path] ??= friendlyMessages[path] ?? issue.message
+	}
+	return errors
+}
+
+/** Field errors of a problem, keyed by path; the server's `fields.3.x` are the draft's own paths. */
+export function errorsByPath(fieldErrors: readonly { field: string; message: string }[]): DraftErrors {
+	const errors: DraftErrors = {}
+	for (const { field, message } of fieldErrors) {
+		errors[field] ??= message
+	}
+	return errors
+}
+
+/** Drops the errors at a path and below it, once the user has changed what they were about. */
+export function withoutErrors(errors: DraftErrors, path: string): DraftErrors {
+	const kept = Object.entries(errors).filter(([key]) => key !== path && !key.startsWith(`${path}.`))
+	return kept.length === Object.keys(errors).length ? errors : Object.fromEntries(kept)
+}
+
+/** The index of the first field with a problem, or -1. */
+export function firstFieldWithError(errors: DraftErrors): number {
+	const indexes = Object.keys(errors)
+		.map((path) => /^fields\.(\d+)/.exec(path)?.[1])
+		.filter((index): index is string => index !== undefined)
+		.map(Number)
+	return indexes.length ? Math.min(...indexes) : -1
+}
+
+// ---- fields -------------------------------------------------------------------------------
+
+export const kindLabels: Record<FieldKind, string> = {
+	short_text: 'Short answer',
+	long_text: 'Long answer',
+	number: 'Number',
+	select: 'Single choice',
+	multi_select: 'Multiple choice',
+	status: 'Status',
+	date: 'Date',
+	checkbox: 'Checkbox',
+	url: 'Link',
+	email: 'E-mail',
+	phone: 'Phone number',
+	people: 'People',
+	relation: 'Linked rows',
+}
+
+/** Properties a field can write (writable types with a field kind). */
+function askableProperties(properties: readonly Property[]): Property[] {
+	return properties.filter((property) => fieldKindsFor(property.type).length > 0)
+}
+
+/** Askable properties that have no field yet, in the database's order. */
+export function unusedProperties(properties: readonly Property[], fields: readonly FormField[]): Property[] {
+	const used = new Set(fields.map((field) => field.propertyId))
+	return askableProperties(properties).filter((property) => !used.has(property.id))
+}
+
+export function newField(property: Property): FormField {
+	return {
+		id: crypto.randomUUID(),
+		propertyId: property.id,
+		kind: fieldKindsFor(property.type)[0] ?? 'short_text',
+		label: property.name,
+		helpText: property.description ?? null,
+		placeholder: null,
+		required: false,
+		defaultValue: null,
+		includeTime: false,
+		hidden: false,
+		param: null,
+	}
+}
+
+/** Errors of a field list follow their field when fields move or go: they are keyed by index. */
+export function reindexErrors(
+	errors: DraftErrors,
+	before: readonly FormField[],
+	after: readonly FormField[],
+): DraftErrors {
+	const newIndex = new Map(after.map((field, index) => [field.id, index]))
+	const result: DraftErrors = {}
+	for (const [path, message] of Object.entries(errors)) {
+		const match = /^fields\.(\d+)(.*)$/.exec(path)
+		if (!match) {
+			result[path] = message
+			continue
+		}
+		const field = before[Number(match[1])]
+		const index = field ? newIndex.get(field.id) : undefined
+		if (index !== undefined) {
+			result[`fields.${index}${match[2]}`] = message
+		}
+	}
+	return result
+}
+
+/** A field as visitors get it: with its property's choices, or the related database. */
+function publicField(field: FormField, property: Property | undefined): PublicField {
+	const options = property?.options?.map((option) => option.name)
+	return {
+		...field,
+		...(options ? { options } : {}),
+		relationDatabaseId: property?.relationDatabaseId ?? null,
+	}
+}
+
+/**
+ * The draft as the public page would get it, for the live preview: choices from the
+ * properties, images as URLs to show, no password gate and no render token.
+ */
+export function previewForm(
+	form: Pick<Form, 'id' | 'slug' | 'tool'>,
+	draft: FormDraft,
+	properties: readonly Property[],
+	images: { pageThumbnail: string | null; favicon: string | null },
+): PublicForm {
+	const byId = new Map(properties.map((property) => [property.id, property]))
+	return {
+		id: form.id,
+		slug: form.slug,
+		tool: form.tool,
+		name: draft.name,
+		pageTitle: draft.page.pageTitle,
+		pageDescription: draft.page.pageDescription,
+		pageThumbnail: images.pageThumbnail,
+		favicon: images.favicon,
+		extras: { indexable: draft.page.extras.indexable },
+		fields: draft.fields.map((field) => publicField(field, byId.get(field.propertyId))),
+		logic: draft.logic,
+		passwordRequired: false,
+		acceptingResponses: draft.acceptingResponses,
+		closedMessage: draft.closedMessage,
+		oneResponsePer: draft.limits.oneResponsePer,
+		confirmationMessage: draft.confirmationMessage,
+		submitLabel: draft.submitLabel,
+		renderToken: '',
+	}
+}

@@ -1,0 +1,341 @@
+import type { PublicForm } from '@blocksmith/contracts/forms.ts'
+import { type FormEvent, type ReactNode, useCallback, useEffect, useId, useState } from 'react'
+import { controlClasses } from '#src/components/ui/control-classes.ts'
+import { FormCard, FormNotice, FormView, primaryButtonClasses } from '../components/form-view.tsx'
+import { isEmbedded } from './embedded.ts'
+import { fetchPublicForm, PublicApiError, unlockPublicForm } from './public-api.ts'
+
+// The public page of a published form (/forms/{id}): the server writes the page data into the
+// HTML; without it (Vite's dev server, a client-side navigation) it is fetched. Around the form:
+// the not-found, deleted and closed states, the password screen, and the footer.
+
+/** The JSON block the server writes into form.html (apps/server/src/features/forms/forms.module.ts). */
+export type FormPageData =
+	| { form: PublicForm }
+	| { error: { status: number; code: string; detail: string | undefined } }
+
+type State =
+	| { name: 'loading' }
+	| { name: 'error'; status: number; code: string; detail: string | undefined }
+	| { name: 'locked'; form: PublicForm; message: string | null }
+	| { name: 'unlocking'; form: PublicForm }
+	| { name: 'open'; form: PublicForm; unlockToken: string | null }
+
+/** The page data the server wrote, or null when there is none (dev server, client navigation). */
+export function readPageData(doc: Document = document): FormPageData | null {
+	const text = doc.getElementById('blocksmith-page')?.textContent
+	if (!text) {
+		return null
+	}
+	try {
+		const data = JSON.parse(text) as Partial<{
+			form: PublicForm
+			error: { status: number; code: string; detail?: string }
+		}>
+		if (data.form) {
+			return { form: data.form }
+		}
+		if (data.error) {
+			return { error: { status: data.error.status, code: data.error.code, detail: data.error.detail } }
+		}
+	} catch {
+		// A damaged block: fetch instead.
+	}
+	return null
+}
+
+// The unlock token lasts as long as the tab (sessionStorage): a reload stays unlocked until it
+// expires, a new visit asks again.
+const unlockKeyPrefix = 'blocksmith.form-unlock.'
+
+function readUnlock(formId: string): string | null {
+	try {
+		const saved = JSON.parse(window.sessionStorage.getItem(unlockKeyPrefix + formId) ?? 'null') as {
+			token?: unknown
+			expiresAt?: unknown
+		} | null
+		if (
+			typeof saved?.token === 'string' &&
+			typeof saved.expiresAt === 'string' &&
+			Date.parse(saved.expiresAt) > Date.now()
+		) {
+			return saved.token
+		}
+	} catch {
+		// Storage blocked or damaged: the password is asked again.
+	}
+	return null
+}
+
+function writeUnlock(formId: string, unlock: { token: string; expiresAt: string } | null): void {
+	try {
+		if (unlock) {
+			window.sessionStorage.setItem(unlockKeyPrefix + formId, JSON.stringify(unlock))
+		} else {
+			window.sessionStorage.removeItem(unlockKeyPrefix + formId)
+		}
+	} catch {
+		// As above.
+	}
+}
+
+function needsPassword(form: PublicForm): boolean {
+	return form.acceptingResponses && form.passwordRequired && form.fields === null
+}
+
+function stateOf(data: FormPageData): State {
+	if ('error' in data) {
+		return { name: 'error', ...data.error }
+	}
+	if (!needsPassword(data.form)) {
+		return { name: 'open', form: data.form, unlockToken: null }
+	}
+	return readUnlock(data.form.id)
+		? { name: 'unlocking', form: data.form }
+		: { name: 'locked', form: data.form, message: null }
+}
+
+function errorNotice(status: number, code: string, detail: string | undefined) {
+	if (status === 410 || code === 'FORM_DELETED') {
+		return { title: 'This form was deleted', message: detail || 'Its owner deleted it, so it no longer takes answers.' }
+	}
+	if (status === 404 || code === 'NOT_FOUND') {
+		return {
+			title: "This form isn't available",
+			message:
+				detail || 'It may have been unpublished, or the link may be wrong. Check the link with whoever shared it.',
+		}
+	}
+	return {
+		title: "This form couldn't be loaded",
+		message: detail || 'Something went wrong. Reload the page to try again.',
+	}
+}
+
+function PasswordScreen({
+	form,
+	message,
+	onUnlocked,
+}: {
+	form: PublicForm
+	message: string | null
+	onUnlocked: (form: PublicForm, unlockToken: string) => void
+}) {
+	const id = useId()
+	const [password, setPassword] = useState('')
+	const [error, setError] = useState<string | null>(null)
+	const [isBusy, setIsBusy] = useState(false)
+
+	const unlock = async (event: FormEvent) => {
+		event.preventDefault()
+		if (!password) {
+			setError('Enter the password.')
+			document.getElementById(id)?.focus()
+			return
+		}
+		setIsBusy(true)
+		setError(null)
+		try {
+			const result = await unlockPublicForm(form.id, password)
+			writeUnlock(form.id, { token: result.unlockToken, expiresAt: result.expiresAt })
+			onUnlocked(result.form, result.unlockToken)
+		} catch (caught) {
+			setIsBusy(false)
+			if (caught instanceof PublicApiError && caught.status === 429) {
+				const wait = caught.retryAfterSeconds ? `${Math.ceil(caught.retryAfterSeconds / 60)} minutes` : 'a while'
+				setError(`Too many tries. Try again in ${wait}.`)
+			} else if (caught instanceof PublicApiError && caught.status !== 0 && caught.status < 500) {
+				setError(caught.fieldErrors.find((item) => item.field === 'password')?.message ?? caught.detail)
+			} else {
+				setError("Couldn't check the password. Check your connection and try again.")
+			}
+			document.getElementById(id)?.focus()
+		}
+	}
+
+	return (
+		<FormCard>
+			<form noValidate onSubmit={unlock} className="grid gap-5">
+				<div className="grid gap-1.5">
+					{/* The size of the form's own title, which replaces it once the password is right. */}
+					<h1 className="font-semibold text-foreground text-xl tracking-tight sm:text-2xl">
+						{form.pageTitle || form.name}
+					</h1>
+					<p className="text-muted-foreground text-sm">
+						{message ?? 'This form is password-protected. Enter the password you were given to open it.'}
+					</p>
+				</div>
+				<div className="grid gap-2">
+					<label htmlFor={id} className="font-medium text-foreground text-sm">
+						Password
+					</label>
+					<input
+						id={id}
+						type="password"
+						autoComplete="current-password"
+						value={password}
+						aria-invalid={error ? true : undefined}
+						aria-describedby={error ? `${id}-error` : undefined}
+						className={`${controlClasses} h-10 py-1 sm:h-9 pointer-coarse:h-10`}
+						onChange={(event) => setPassword(event.target.value)}
+					/>
+					{error ? (
+						<p id={`${id}-error`} role="alert" className="text-[13px] text-error">
+							{error}
+						</p>
+					) : null}
+				</div>
+				<button
+					type="submit"
+					className={`${primaryButtonClasses} w-full sm:w-auto sm:justify-self-start`}
+					disabled={isBusy}
+					aria-busy={isBusy || undefined}
+				>
+					{isBusy ? 'Checking…' : 'Open the form'}
+				</button>
+			</form>
+		</FormCard>
+	)
+}
+
+function Footer() {
+	return (
+		<footer className="text-muted-foreground text-xs">
+			<a href="/" className="inline-flex items-center gap-1.5 rounded-sm hover:underline">
+				Made with{' '}
+				{/* The product mark, drawn here: app/brand.tsx brings tailwind-merge, which this page does without. */}
+				<svg viewBox="0 0 32 32" className="size-5 shrink-0" aria-hidden="true">
+					<rect width="32" height="32" rx="7" fill="#4338ca" />
+					<rect x="7" y="7" width="8" height="8" rx="2" fill="#fff" />
+					<rect x="17" y="7" width="8" height="8" rx="2" fill="#fff" fillOpacity=".55" />
+					<rect x="7" y="17" width="8" height="8" rx="2" fill="#fff" fillOpacity=".55" />
+					<rect x="17" y="17" width="8" height="8" rx="2" fill="#fbbf24" />
+				</svg>
+				<span className="font-semibold text-foreground tracking-tight">Blocksmith</span>
+			</a>
+		</footer>
+	)
+}
+
+/**
+ * The whole public page. `initial` is the server's page data when there is some; `idOrSlug`
+ * (from the address) is used to fetch it otherwise.
+ */
+export function FormPage({ idOrSlug, initial = null }: { idOrSlug: string; initial?: FormPageData | null }) {
+	const [state, setState] = useState<State>(() => (initial ? stateOf(initial) : { name: 'loading' }))
+
+	useEffect(() => {
+		if (initial) {
+			return
+		}
+		let isCurrent = true
+		fetchPublicForm(idOrSlug).then(
+			(form) => {
+				if (isCurrent) {
+					document.title = form.pageTitle || form.name
+					setState(stateOf({ form }))
+				}
+			},
+			(error: unknown) => {
+				if (isCurrent) {
+					const problem =
+						error instanceof PublicApiError
+							? error
+							: new PublicApiError({ status: 0, code: 'NETWORK', detail: 'Could not reach the server.' })
+					setState({ name: 'error', status: problem.status, code: problem.code, detail: problem.detail })
+				}
+			},
+		)
+		return () => {
+			isCurrent = false
+		}
+	}, [idOrSlug, initial])
+
+	// A token kept from earlier in this tab: the fields come with it, or (expired, password
+	// changed) the password is asked again.
+	const unlockingForm = state.name === 'unlocking' ? state.form : null
+	useEffect(() => {
+		if (!unlockingForm) {
+			return
+		}
+		const token = readUnlock(unlockingForm.id)
+		let isCurrent = true
+		fetchPublicForm(unlockingForm.id, token).then(
+			(form) => {
+				if (!isCurrent) {
+					return
+				}
+				if (token && form.fields !== null) {
+					setState({ name: 'open', form, unlockToken: token })
+				} else {
+					writeUnlock(unlockingForm.id, null)
+					setState({ name: 'locked', form, message: null })
+				}
+			},
+			() => {
+				if (isCurrent) {
+					setState({ name: 'locked', form: unlockingForm, message: null })
+				}
+			},
+		)
+		return () => {
+			isCurrent = false
+		}
+	}, [unlockingForm])
+
+	const onUnlocked = useCallback((form: PublicForm, unlockToken: string) => {
+		setState({ name: 'open', form, unlockToken })
+	}, [])
+
+	const openForm = state.name === 'open' ? state.form : null
+	const onPasswordRequired = useCallback(() => {
+		if (openForm) {
+			writeUnlock(openForm.id, null)
+			setState({
+				name: 'locked',
+				form: { ...openForm, fields: null },
+				message: 'Your access to this form has expired. Enter the password again: your answers are kept.',
+			})
+		}
+	}, [openForm])
+
+	let content: ReactNode
+	switch (state.name) {
+		case 'loading':
+		case 'unlocking':
+			content = (
+				<FormCard>
+					<p role="status" className="py-8 text-center text-muted-foreground text-sm">
+						Loading the form…
+					</p>
+				</FormCard>
+			)
+			break
+		case 'error':
+			content = <FormNotice {...errorNotice(state.status, state.code, state.detail)} />
+			break
+		case 'locked':
+			content = <PasswordScreen form={state.form} message={state.message} onUnlocked={onUnlocked} />
+			break
+		case 'open':
+			content = (
+				<FormView
+					key={state.form.id}
+					form={state.form}
+					mode="live"
+					unlockToken={state.unlockToken}
+					onPasswordRequired={onPasswordRequired}
+				/>
+			)
+			break
+	}
+
+	// Embedded, the page is as tall as the form (the frame follows it), not as tall as the frame.
+	const frame = isEmbedded() ? 'py-3 sm:py-4' : 'min-h-dvh py-6 sm:py-12'
+	return (
+		<div className={`flex flex-col items-center gap-8 bg-muted/40 px-3 sm:px-4 ${frame}`}>
+			<main className="w-full max-w-2xl">{content}</main>
+			<Footer />
+		</div>
+	)
+}

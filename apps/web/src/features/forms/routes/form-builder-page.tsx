@@ -1,0 +1,388 @@
+import type { Form, FormField, FormPage } from '@blocksmith/contracts/forms.ts'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Eye, Globe, GlobeLock } from 'lucide-react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useBlocker, useParams } from 'react-router'
+import { toast } from 'sonner'
+import { Alert } from '#src/components/ui/alert.tsx'
+import { Button } from '#src/components/ui/button.tsx'
+import { cn } from '#src/components/ui/cn.ts'
+import { ConfirmDialog } from '#src/components/ui/dialog.tsx'
+import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#src/components/ui/tabs.tsx'
+import { ApiError } from '#src/lib/api-client.ts'
+import { databaseQuery } from '#src/workspaces/api/workspaces.ts'
+import { formKeys, updateForm } from '../api/forms.ts'
+import { FieldsEditor } from '../components/fields-editor.tsx'
+import { FormGate, FormHeader } from '../components/form-frame.tsx'
+import { FormPreview } from '../components/form-preview.tsx'
+import { FormSettings } from '../components/form-settings.tsx'
+import { LogicEditor } from '../components/logic-editor.tsx'
+import { type LocalUploads, PageSettings, usePageImage } from '../components/page-settings.tsx'
+import {
+	changesOf,
+	type DraftErrors,
+	draftFromForm,
+	errorsByPath,
+	type FormDraft,
+	firstFieldWithError,
+	isSameDraft,
+	previewForm,
+	reindexErrors,
+	validateDraft,
+	withoutErrors,
+} from '../lib/draft.ts'
+import { publicUrl } from '../lib/form-paths.ts'
+
+type Section = 'fields' | 'logic' | 'page' | 'settings'
+
+/** /forms/:id/edit: fields, page and settings of a form, with a live preview. */
+export function FormBuilderPage() {
+	const { id = '' } = useParams()
+	return <FormGate id={id}>{(form) => <FormBuilder key={form.id} form={form} />}</FormGate>
+}
+
+const sectionLabels: Record<Section, string> = { fields: 'Fields', logic: 'Logic', page: 'Page', settings: 'Settings' }
+
+function sectionOf(path: string): Section {
+	const [head] = path.split('.')
+	return head === 'fields' || head === 'logic' || head === 'page' ? head : 'settings'
+}
+
+function FormBuilder({ form }: { form: Form }) {
+	const queryClient = useQueryClient()
+	const database = useQuery({ ...databaseQuery(form.tool, form.databaseId), enabled: Boolean(form.databaseId) })
+	const [draft, setDraft] = useState<FormDraft>(() => draftFromForm(form))
+	const [errors, setErrors] = useState<DraftErrors>({})
+	const [section, setSection] = useState<Section>('fields')
+	const [expandedId, setExpandedId] = useState<string | null>(null)
+	const [uploads, setUploads] = useState<LocalUploads>({})
+	const [isPreviewShown, setIsPreviewShown] = useState(false)
+	const baseline = useMemo(() => draftFromForm(form), [form])
+	const isDirty = !isSameDraft(draft, baseline)
+	const isLocked = !form.databaseId || database.isError
+	const properties = database.data?.properties ?? []
+
+	// ---- editing ----
+
+	function change(changes: Partial<FormDraft>, path: string): void {
+		setDraft((current) => ({ ...current, ...changes }))
+		setErrors((current) => withoutErrors(current, path))
+	}
+
+	function changePage(changes: Partial<FormPage>, path: string): void {
+		setDraft((current) => ({ ...current, page: { ...current.page, ...changes } }))
+		setErrors((current) => withoutErrors(current, path))
+	}
+
+	function changeFields(fields: FormField[]): void {
+		setErrors((current) => reindexErrors(current, draft.fields, fields))
+		// A removed field leaves the rules' targets (nothing to act on); conditions on it stay, shown as
+		// such, since dropping them would change what a rule means.
+		const ids = new Set(fields.map((field) => field.id))
+		setDraft((current) => ({
+			...current,
+			fields,
+			logic: current.logic.some((rule) => rule.fieldIds.some((id) => !ids.has(id)))
+				? current.logic.map((rule) => ({ ...rule, fieldIds: rule.fieldIds.filter((id) => ids.has(id)) }))
+				: current.logic,
+		}))
+	}
+
+	function changeField(index: number, changes: Partial<FormField>, path: string): void {
+		setDraft((current) => ({
+			...current,
+			fields: current.fields.map((field, position) => (position === index ? { ...field, ...changes } : field)),
+		}))
+		setErrors((current) => withoutErrors(current, `fields.${index}.${path}`))
+	}
+
+	// ---- saving ----
+
+	/** Opens the section (and field) of the first problem and puts the focus on its input. */
+	const reveal = useCallback(
+		(problems: DraftErrors) => {
+			const first = Object.keys(problems)[0]
+			if (first === undefined) {
+				return
+			}
+			const target = sectionOf(first)
+			setSection(target)
+			setIsPreviewShown(false)
+			if (target === 'fields') {
+				const field = draft.fields[firstFieldWithError(problems)]
+				if (field) {
+					setExpandedId(field.id)
+				}
+			}
+			requestAnimationFrame(() =>
+				requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()),
+			)
+		},
+		[draft.fields],
+	)
+
+	function showProblems(error: unknown): void {
+		if (error instanceof ApiError && error.fieldErrors.length > 0) {
+			const problems = errorsByPath(error.fieldErrors)
+			setErrors(problems)
+			reveal(problems)
+			toast.error(error.detail || 'Some settings need another look.')
+		}
+	}
+
+	/** The draft a save sent, to tell whether it was edited while the save was on its way. */
+	const submitted = useRef<FormDraft | null>(null)
+	const save = useMutation({
+		mutationFn: updateForm,
+		meta: { isFormMutation: true },
+		onSuccess: async (saved, variables) => {
+			queryClient.setQueryData(formKeys.detail(saved.id), saved)
+			// Edits made while the save was on its way stay (and keep the form unsaved).
+			const sent = submitted.current
+			setDraft((current) => (sent && isSameDraft(current, sent) ? draftFromForm(saved) : current))
+			setErrors({})
+			await queryClient.invalidateQueries({ queryKey: formKeys.list })
+			if (variables.changes.published === true && !form.published) {
+				toast.success('The form is published.', { description: publicUrl(saved) })
+			} else {
+				toast.success(saved.published ? 'Saved. The public page shows the changes.' : 'Saved.')
+			}
+		},
+		onError: showProblems,
+	})
+	const unpublish = useMutation({
+		mutationFn: updateForm,
+		onSuccess: async (saved) => {
+			// Only the state changed: the draft (and any unsaved edit in it) stays as it is.
+			queryClient.setQueryData(formKeys.detail(saved.id), saved)
+			await queryClient.invalidateQueries({ queryKey: formKeys.list })
+			toast.success('The form is unpublished: its page no longer opens.')
+		},
+	})
+
+	function submit(extra: { published?: boolean } = {}): void {
+		const problems = validateDraft(draft)
+		if (Object.keys(problems).length > 0) {
+			setErrors(problems)
+			reveal(problems)
+			toast.error('Some settings need another look before saving.')
+			return
+		}
+		submitted.current = draft
+		save.mutate({ id: form.id, changes: { ...changesOf(draft), ...extra } })
+	}
+
+	// Ctrl+S / ⌘S saves, as in any editor (and not the browser's "save page").
+	const submitRef = useRef(submit)
+	submitRef.current = () => {
+		if (isDirty && !save.isPending) {
+			submit()
+		}
+	}
+	useEffect(() => {
+		function onKeyDown(event: KeyboardEvent): void {
+			if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === 's') {
+				event.preventDefault()
+				submitRef.current()
+			}
+		}
+		window.addEventListener('keydown', onKeyDown)
+		return () => window.removeEventListener('keydown', onKeyDown)
+	}, [])
+
+	// ---- leaving with unsaved changes ----
+
+	const isLeavingOnPurpose = useRef(false)
+	const blocker = useBlocker(
+		({ currentLocation, nextLocation }) =>
+			isDirty && !isLeavingOnPurpose.current && currentLocation.pathname !== nextLocation.pathname,
+	)
+	useEffect(() => {
+		if (!isDirty) {
+			return
+		}
+		function onBeforeUnload(event: BeforeUnloadEvent): void {
+			event.preventDefault()
+		}
+		window.addEventListener('beforeunload', onBeforeUnload)
+		return () => window.removeEventListener('beforeunload', onBeforeUnload)
+	}, [isDirty])
+
+	// ---- preview ----
+
+	const thumbnail = usePageImage(draft.page.pageThumbnail, uploads)
+	const favicon = usePageImage(draft.page.favicon, uploads)
+	const preview = previewForm(form, draft, properties, {
+		pageThumbnail: thumbnail?.url ?? null,
+		favicon: favicon?.url ?? null,
+	})
+	const sectionHasErrors = (name: Section) => Object.keys(errors).some((path) => sectionOf(path) === name)
+
+	return (
+		<div className="grid grid-cols-1 gap-5">
+			<FormHeader
+				form={form}
+				onLeave={() => {
+					isLeavingOnPurpose.current = true
+				}}
+			/>
+
+			<div
+				role="toolbar"
+				aria-label="Save and publish"
+				className="sticky top-14 z-20 -mx-4 flex flex-wrap items-center justify-end gap-2 border-b bg-background/95 px-4 py-2.5 backdrop-blur sm:-mx-6 sm:px-6 lg:top-0 lg:mx-0 lg:px-0"
+			>
+				<p aria-live="polite" className="mr-auto flex basis-full items-center gap-2 text-sm sm:basis-auto">
+					<span aria-hidden className={cn('size-2 rounded-full', isDirty ? 'bg-warning' : 'bg-success')} />
+					{isDirty ? (
+						<span className="font-medium">Unsaved changes</span>
+					) : (
+						<span className="text-muted-foreground">All changes saved</span>
+					)}
+				</p>
+				<Button
+					variant="outline"
+					size="sm"
+					aria-pressed={isPreviewShown}
+					className="xl:hidden"
+					onClick={() => setIsPreviewShown((shown) => !shown)}
+				>
+					<Eye aria-hidden /> Preview
+				</Button>
+				{isDirty ? (
+					<ConfirmDialog
+						title="Discard your changes?"
+						description="The form goes back to how it was last saved."
+						confirmLabel="Discard changes"
+						isDestructive
+						onConfirm={() => {
+							setDraft(baseline)
+							setErrors({})
+						}}
+						trigger={
+							<Button variant="ghost" size="sm">
+								Discard
+							</Button>
+						}
+					/>
+				) : null}
+				<Button
+					size="sm"
+					variant={form.published ? 'primary' : 'outline'}
+					disabled={!isDirty}
+					isLoading={save.isPending && save.variables?.changes.published === undefined}
+					onClick={() => submit()}
+				>
+					Save
+				</Button>
+				{form.published ? (
+					<Button
+						size="sm"
+						variant="outline"
+						isLoading={unpublish.isPending}
+						onClick={() => unpublish.mutate({ id: form.id, changes: { published: false } })}
+					>
+						<GlobeLock aria-hidden /> Unpublish
+					</Button>
+				) : (
+					<Button
+						size="sm"
+						disabled={isLocked}
+						isLoading={save.isPending && save.variables?.changes.published === true}
+						onClick={() => submit({ published: true })}
+					>
+						<Globe aria-hidden /> Publish
+					</Button>
+				)}
+			</div>
+
+			{isLocked && !database.isPending ? (
+				<Alert variant="warning" title="The database of this form is gone">
+					It was removed or its workspace was disconnected. The fields cannot change and the form cannot be published;
+					its answers are kept.
+				</Alert>
+			) : null}
+
+			<div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,25rem)]">
+				<div className={cn('min-w-0', isPreviewShown && 'hidden xl:block')}>
+					<Tabs value={section} onValueChange={(value) => setSection(value as Section)}>
+						<TabsList aria-label="Form settings">
+							{(['fields', 'logic', 'page', 'settings'] as const).map((name) => (
+								<TabsTrigger key={name} value={name}>
+									{sectionLabels[name]}
+									{sectionHasErrors(name) ? <span aria-hidden className="size-1.5 rounded-full bg-error" /> : null}
+								</TabsTrigger>
+							))}
+						</TabsList>
+						<TabsContent value="fields">
+							{database.isPending && form.databaseId ? (
+								<SkeletonGroup label="Loading the fields…" className="grid gap-2">
+									<Skeleton className="h-12 w-full" />
+									<Skeleton className="h-12 w-full" />
+									<Skeleton className="h-12 w-full" />
+								</SkeletonGroup>
+							) : (
+								<FieldsEditor
+									fields={draft.fields}
+									properties={properties}
+									tool={form.tool}
+									workspaceId={form.workspaceId}
+									errors={errors}
+									expandedId={expandedId}
+									onExpandedChange={setExpandedId}
+									onFieldsChange={changeFields}
+									onFieldChange={changeField}
+									publicLink={publicUrl(form)}
+									isLocked={isLocked}
+								/>
+							)}
+						</TabsContent>
+						<TabsContent value="logic">
+							<LogicEditor
+								logic={draft.logic}
+								fields={draft.fields}
+								properties={properties}
+								errors={errors}
+								onChange={(logic, path) => change({ logic }, path)}
+							/>
+						</TabsContent>
+						<TabsContent value="page">
+							<PageSettings
+								page={draft.page}
+								errors={errors}
+								uploads={uploads}
+								onUploaded={(blobId, file) => setUploads((current) => ({ ...current, [blobId]: file }))}
+								onChange={changePage}
+							/>
+						</TabsContent>
+						<TabsContent value="settings">
+							<FormSettings form={form} draft={draft} errors={errors} onChange={change} />
+						</TabsContent>
+					</Tabs>
+				</div>
+				<aside aria-label="Preview" className={cn('min-w-0', !isPreviewShown && 'hidden xl:block')}>
+					<div className="grid gap-2 xl:sticky xl:top-20">
+						<p className="font-medium text-muted-foreground text-xs uppercase tracking-wide">Preview</p>
+						<FormPreview form={preview} workspaceId={form.workspaceId} />
+					</div>
+				</aside>
+			</div>
+
+			<ConfirmDialog
+				open={blocker.state === 'blocked'}
+				onOpenChange={(open) => {
+					if (!open && blocker.state === 'blocked') {
+						blocker.reset()
+					}
+				}}
+				title="Leave without saving?"
+				description="Your changes to this form are not saved yet; they are lost if you leave."
+				confirmLabel="Leave without saving"
+				cancelLabel="Stay"
+				isDestructive
+				onConfirm={() => blocker.proceed?.()}
+			/>
+		</div>
+	)
+}

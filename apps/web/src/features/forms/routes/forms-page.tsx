@@ -1,0 +1,98 @@
+import { useQuery } from '@tanstack/react-query'
+import { FileText } from 'lucide-react'
+import { Link } from 'react-router'
+import { Alert } from '#src/components/ui/alert.tsx'
+import { EmptyState } from '#src/components/ui/empty-state.tsx'
+import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#src/components/ui/table.tsx'
+import { errorMessage } from '#src/lib/api-client.ts'
+import { formatDateTime, relativeTime } from '#src/workspaces/lib/values.ts'
+import { formsQuery } from '../api/forms.ts'
+import { FormActionsMenu, FormStatusBadge } from '../components/form-actions.tsx'
+import { NewFormDialog } from '../components/new-form-dialog.tsx'
+import { formPaths } from '../lib/form-paths.ts'
+
+/** /forms: every form of the organization, most recently edited first. */
+export function FormsPage() {
+	const forms = useQuery(formsQuery)
+	return (
+		<div className="grid grid-cols-1 gap-6">
+			<div className="flex flex-wrap items-end justify-between gap-4">
+				<div className="grid gap-1">
+					<h1 className="font-semibold text-2xl tracking-tight">Forms</h1>
+					<p className="text-muted-foreground">Forms that write every answer into your databases.</p>
+				</div>
+				{forms.data?.length ? <NewFormDialog /> : null}
+			</div>
+			{forms.isPending ? (
+				<SkeletonGroup label="Loading forms…">
+					<Skeleton className="h-48 w-full" />
+				</SkeletonGroup>
+			) : forms.isError ? (
+				<Alert variant="error" title="Your forms could not be loaded">
+					{errorMessage(forms.error)}
+				</Alert>
+			) : forms.data.length ? (
+				<Table aria-label="Forms">
+					<TableHeader>
+						<TableRow>
+							<TableHead>Form</TableHead>
+							<TableHead className="hidden md:table-cell">Database</TableHead>
+							<TableHead>Status</TableHead>
+							{/* On a phone the column would push the actions off the screen; the form's pages show the count. */}
+							<TableHead isNumeric className="hidden sm:table-cell">
+								Submissions
+							</TableHead>
+							<TableHead className="hidden sm:table-cell">Updated</TableHead>
+							<TableHead>
+								<span className="sr-only">Actions</span>
+							</TableHead>
+						</TableRow>
+					</TableHeader>
+					<TableBody>
+						{forms.data.map((form) => (
+							<TableRow key={form.id}>
+								<TableCell className="max-w-72 truncate">
+									<Link to={formPaths.edit(form.id)} className="font-medium hover:underline">
+										{form.name}
+									</Link>
+								</TableCell>
+								<TableCell className="hidden max-w-56 truncate text-muted-foreground md:table-cell">
+									{form.databaseName}
+								</TableCell>
+								<TableCell>
+									<FormStatusBadge form={form} />
+								</TableCell>
+								<TableCell isNumeric className="hidden sm:table-cell">
+									<Link
+										to={formPaths.submissions(form.id)}
+										className="hover:underline"
+										aria-label={`${form.submissionsCount.toLocaleString()} submissions to ${form.name}`}
+									>
+										{form.submissionsCount.toLocaleString()}
+									</Link>
+								</TableCell>
+								<TableCell
+									className="hidden text-muted-foreground sm:table-cell"
+									title={formatDateTime(form.updatedAt)}
+								>
+									{relativeTime(form.updatedAt)}
+								</TableCell>
+								<TableCell className="text-right">
+									<FormActionsMenu form={form} isInList />
+								</TableCell>
+							</TableRow>
+						))}
+					</TableBody>
+				</Table>
+			) : (
+				<EmptyState
+					icon={FileText}
+					title="No forms yet"
+					description="Build a form from a database in a minute: every property becomes a field, and every answer becomes a row — even when Notion is slow or down."
+					action={<NewFormDialog />}
+				/>
+			)}
+		</div>
+	)
+}

@@ -1,0 +1,598 @@
+// POST /api/submissions and POST /api/views under load, on PGlite and on PostgreSQL, next to a
+// bare Hono handler that parses the same JSON bodies, measured in the same run. The real server
+// runs in its own process as `npm start` runs it and its form is set up through the real API;
+// only the load generator runs here. Every submission carries its own idempotency key, and
+// afterwards the server must hold exactly one answer per key it acknowledged: a benchmark that
+// loses answers fails. Figures go to stdout and to bench/results/.
+import { randomBytes, randomUUID } from 'node:crypto'
+import os from 'node:os'
+import type autocannon from 'autocannon'
+import type { FormAnalytics, PublicForm, SubmissionsPage } from '../packages/contracts/src/forms.ts'
+import type { Database } from '../packages/contracts/src/workspaces.ts'
+import {
+	aboutRun,
+	findPostgres,
+	hasFailures,
+	type LoadMeasurement,
+	measureLoad,
+	positiveIntegerFromEnv,
+	printLoadTable,
+	progress,
+	type RunningServer,
+	type RunStart,
+	round,
+	runBenchmark,
+	signUp,
+	startBareHono,
+	startBlocksmithServer,
+	wasInterrupted,
+	writeResults,
+} from './bench-kit.ts'
+
+const submitPath = '/api/submissions'
+const viewsPath = '/api/views'
+
+const settings = {
+	connections: positiveIntegerFromEnv('BENCH_CONNECTIONS', 50),
+	durationSeconds: positiveIntegerFromEnv('BENCH_SECONDS', 10),
+	warmupSeconds: 2,
+	pipelining: 1,
+	// At warn the figures show the request path, not pino's I/O. Rate limits off because 50
+	// clients answering one form from one address is exactly what they stop, and no minimum
+	// fill time because a benchmark client answers in microseconds. Production as `npm start`.
+	serverEnv: {
+		NODE_ENV: 'production',
+		LOG_LEVEL: 'warn',
+		RATE_LIMITS: 'false',
+		FORM_MIN_FILL_SECONDS: '0',
+	},
+	/** How long to watch the delivery backlog once the load stops (a figure; still behind does not fail). */
+	drainSeconds: positiveIntegerFromEnv('BENCH_DRAIN_SECONDS', 30),
+	/** How long view counts may take to reach the database (the server flushes them every 5 s). */
+	viewsFlushWaitSeconds: 20,
+}
+
+/** What an answer holds, by the part it plays; the bare run sends the same shapes under made-up ids. */
+type AnswerRole = 'title' | 'number' | 'text'
+
+/** What request bodies are built from: the real form's, or made-up ids of the same sizes. */
+type FormTarget = { formId: string; renderToken: string; fields: Array<{ id: string; role: AnswerRole }> }
+
+/**
+ * The keys sent and what came back. A key still in flight when a run stops was abandoned by
+ * the load generator: the server may or may not have stored it.
+ */
+type SubmissionTally = { inFlight: Map<string, string>; created: number; duplicates: number; nextNumber: number }
+
+/** View beacons sent and answered with a 2xx; the difference was in flight when a run stopped. */
+type ViewTally = { sent: number; accepted: number }
+
+type SubmissionsCheck = {
+	/** 201s during warm-up, run and the probe before them. */
+	acknowledged: number
+	/** 200s during the load: a key answered as already stored, which unique keys never should be. */
+	duplicatesDuringLoad: number
+	/** Keys in flight when a run stopped, sent again: the server says whether it had stored them. */
+	inFlightAtStop: { sentAgain: number; alreadyStored: number; storedNow: number; refused: number }
+	/** Answers the server holds for the form, and how many it should (every key acknowledged once). */
+	stored: number
+	expected: number
+	deliveries: {
+		/** Delivery states right after the load, then once nothing is pending or the wait ran out. */
+		whenLoadStopped: Record<string, number>
+		afterWaiting: Record<string, number>
+		waitedSeconds: number
+		caughtUp: boolean
+		/** The backlog's pace once the load stopped; null when there was none. */
+		deliveredPerSecondAfterLoad: number | null
+	}
+	problems: string[]
+}
+
+type ViewsCheck = { acknowledged: number; inFlightAtStop: number; counted: number; problems: string[] }
+
+type ServerRuns = {
+	database: 'PGlite' | 'PostgreSQL'
+	submissions: LoadMeasurement
+	submissionStatusCodes: Record<string, number>
+	submissionsCheck: SubmissionsCheck
+	views: LoadMeasurement
+	viewsCheck: ViewsCheck
+	form: { database: string; fields: string[] }
+}
+
+async function main(start: RunStart): Promise<number> {
+	const postgres = await findPostgres()
+	progress(
+		`${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s per run, ${os.cpus().length} CPUs`,
+	)
+
+	// The baseline is measured before and after the real server, so drift on a busy machine
+	// shows up instead of silently skewing the ratio.
+	const bareBefore = await measureBare('before')
+	const pglite = await measureBlocksmith('PGlite', undefined)
+	const postgresRuns = postgres.url ? await measureBlocksmith('PostgreSQL', postgres.url) : undefined
+	const bareAfter = await measureBare('after')
+
+	const servers = [pglite, postgresRuns].filter((runs) => runs !== undefined)
+	const baseline = {
+		submissions: (bareBefore.submissions.requestsPerSecond + bareAfter.submissions.requestsPerSecond) / 2,
+		views: (bareBefore.views.requestsPerSecond + bareAfter.views.requestsPerSecond) / 2,
+	}
+	const loadFailures = [
+		bareBefore.submissions,
+		bareBefore.views,
+		...servers.flatMap((runs) => [runs.submissions, runs.views]),
+		bareAfter.submissions,
+		bareAfter.views,
+	].filter(hasFailures)
+	const checkFailures = servers.flatMap((runs) => [
+		...runs.submissionsCheck.problems.map((problem) => `${runs.submissions.name}: ${problem}`),
+		...runs.viewsCheck.problems.map((problem) => `${runs.views.name}: ${problem}`),
+	])
+
+	printLoadTable([
+		{ run: bareBefore.submissions },
+		...servers.map((runs) => ({
+			run: runs.submissions,
+			vsBare: runs.submissions.requestsPerSecond / baseline.submissions,
+		})),
+		{ run: bareAfter.submissions },
+		{ run: bareBefore.views },
+		...servers.map((runs) => ({ run: runs.views, vsBare: runs.views.requestsPerSecond / baseline.views })),
+		{ run: bareAfter.views },
+	])
+	for (const runs of servers) {
+		printChecks(runs)
+	}
+	console.log(
+		`baseline drift: after/before = ${(bareAfter.submissions.requestsPerSecond / bareBefore.submissions.requestsPerSecond).toFixed(2)} (submissions), ` +
+			`${(bareAfter.views.requestsPerSecond / bareBefore.views.requestsPerSecond).toFixed(2)} (views); ` +
+			`load average at start ${start.loadAverageAtStart.toFixed(2)}`,
+	)
+
+	const report = {
+		benchmark: 'forms-submit',
+		description: `POST ${submitPath} (a unique idempotency key each) and POST ${viewsPath} on a published form, against a bare Hono handler parsing the same bodies at the same paths`,
+		passed: loadFailures.length === 0 && checkFailures.length === 0,
+		...aboutRun(start, ['apps/', 'packages/']),
+		settings: {
+			connections: settings.connections,
+			durationSeconds: settings.durationSeconds,
+			warmupSeconds: settings.warmupSeconds,
+			pipelining: settings.pipelining,
+			server: settings.serverEnv,
+			deliveriesWatchedSeconds: settings.drainSeconds,
+			loadGenerator: `autocannon in the benchmark process; each server in its own process on 127.0.0.1`,
+		},
+		baseline: {
+			submissions: {
+				requestsPerSecond: round(baseline.submissions, 1),
+				before: bareBefore.submissions,
+				after: bareAfter.submissions,
+			},
+			views: { requestsPerSecond: round(baseline.views, 1), before: bareBefore.views, after: bareAfter.views },
+		},
+		runs: servers.flatMap((runs) => [
+			{
+				...runs.submissions,
+				endpoint: `POST ${submitPath}`,
+				database: runs.database,
+				ratioToBare: round(runs.submissions.requestsPerSecond / baseline.submissions, 3),
+				statusCodes: runs.submissionStatusCodes,
+				form: runs.form,
+				check: runs.submissionsCheck,
+			},
+			{
+				...runs.views,
+				endpoint: `POST ${viewsPath}`,
+				database: runs.database,
+				ratioToBare: round(runs.views.requestsPerSecond / baseline.views, 3),
+				check: runs.viewsCheck,
+			},
+		]),
+		...(postgres.url ? {} : { postgresSkipped: postgres.reason }),
+	}
+	writeResults(report)
+
+	if (loadFailures.length > 0) {
+		console.error(
+			`FAILED: errors (timeouts included) or non-2xx answers in ${loadFailures.map((run) => run.name).join(', ')}`,
+		)
+	}
+	for (const failure of checkFailures) {
+		console.error(`FAILED: ${failure}`)
+	}
+	return loadFailures.length + checkFailures.length > 0 ? 1 : 0
+}
+
+async function measureBare(
+	when: 'before' | 'after',
+): Promise<{ submissions: LoadMeasurement; views: LoadMeasurement }> {
+	const server = await startBareHono()
+	try {
+		// Made-up ids and a token of the real ones' sizes, so both send requests of the same size.
+		const target: FormTarget = {
+			formId: randomUUID(),
+			renderToken: `${Date.now()}.${randomBytes(32).toString('base64url')}`,
+			fields: [
+				{ id: randomUUID(), role: 'title' },
+				{ id: randomUUID(), role: 'number' },
+				{ id: randomUUID(), role: 'text' },
+			],
+		}
+		const submissions = await measureLoad(
+			`submissions · bare Hono (${when})`,
+			settings,
+			submissionLoad(server, target, newSubmissionTally()),
+		)
+		const views = await measureLoad(`views · bare Hono (${when})`, settings, viewLoad(server, target, newViewTally()))
+		return { submissions: submissions.measurement, views: views.measurement }
+	} finally {
+		await server.stop()
+	}
+}
+
+/** The real server on a fresh data folder, and on a throw-away PostgreSQL database when given one. */
+async function measureBlocksmith(
+	database: 'PGlite' | 'PostgreSQL',
+	postgresUrl: string | undefined,
+): Promise<ServerRuns> {
+	const server = await startBlocksmithServer({ postgresUrl, env: settings.serverEnv })
+	try {
+		const setup = await setUpForm(server.url)
+		const submissionTally = newSubmissionTally()
+		// One answer before the load: a form the answers do not fit fails here, not as 50 × 10 s of 400s.
+		await probeSubmission(server.url, setup.target, submissionTally)
+
+		// Views first: the deliveries the submissions queue run on after the load and would skew them.
+		const viewTally = newViewTally()
+		const views = await measureLoad(`views · ${database}`, settings, viewLoad(server, setup.target, viewTally))
+		const viewsCheck = await checkViews(server.url, setup, viewTally)
+
+		const submissions = await measureLoad(
+			`submissions · ${database}`,
+			settings,
+			submissionLoad(server, setup.target, submissionTally),
+		)
+		const submissionsCheck = await checkSubmissions(server.url, setup, submissionTally)
+
+		const hasProblems =
+			hasFailures(views.measurement) ||
+			hasFailures(submissions.measurement) ||
+			viewsCheck.problems.length + submissionsCheck.problems.length > 0
+		if (hasProblems && !wasInterrupted()) {
+			const output = server.outputTail()
+			console.error(
+				output ? `${database}: the server's last output:\n${output}` : `${database}: the server logged nothing at warn`,
+			)
+		}
+		return {
+			database,
+			submissions: submissions.measurement,
+			submissionStatusCodes: submissions.statusCounts,
+			submissionsCheck,
+			views: views.measurement,
+			viewsCheck,
+			form: setup.described,
+		}
+	} finally {
+		await server.stop()
+	}
+}
+
+// ---- the form, through the real API -------------------------------------------------------------
+
+type FormSetup = {
+	token: string
+	formId: string
+	target: FormTarget
+	described: { database: string; fields: string[] }
+}
+
+/**
+ * A new account, a sample local workspace and a published form on one of its databases, trimmed
+ * to a title, a number and a text field (only the title required), so answers are simple.
+ */
+async function setUpForm(baseUrl: string): Promise<FormSetup> {
+	const token = await signUp(baseUrl)
+	const call = apiCaller(baseUrl, token)
+	const { workspace } = await call<{ workspace: { id: string } }>('POST', '/dashboard/workspaces/sample', 201)
+	const databases = await call<Database[]>('GET', `/dashboard/local/databases?workspaceId=${workspace.id}`, 200)
+	const hasType = (database: Database, type: string) => database.properties.some((p) => p.type === type)
+	// The sample's Projects has all three kinds; any database with a title will do otherwise.
+	const database =
+		databases.find((candidate) => hasType(candidate, 'number') && hasType(candidate, 'rich_text')) ?? databases[0]
+	if (!database) {
+		throw new Error('the sample workspace has no databases')
+	}
+	const created = await call<{ id: string; fields: Array<{ id: string; propertyId: string; kind: string }> }>(
+		'POST',
+		'/dashboard/forms',
+		201,
+		{ name: 'Bench form', databaseId: database.id },
+	)
+	const typeOf = new Map(database.properties.map((property) => [property.id, property.type]))
+	const title = created.fields.find((field) => typeOf.get(field.propertyId) === 'title')
+	const number = created.fields.find((field) => field.kind === 'number')
+	const text = created.fields.find(
+		(field) => (field.kind === 'short_text' || field.kind === 'long_text') && field !== title,
+	)
+	if (!title) {
+		throw new Error(`the form on "${database.name}" has no title field`)
+	}
+	const kept = [title, number, text].filter((field) => field !== undefined)
+	await call('PATCH', `/dashboard/forms/${created.id}`, 200, {
+		fields: kept.map((field) => ({ ...field, required: field === title })),
+		published: true,
+	})
+
+	const page = await call<PublicForm>('GET', `/api/forms/${created.id}`, 200)
+	if (!page.acceptingResponses || !page.fields) {
+		throw new Error(`the published form does not take answers: ${JSON.stringify(page)}`)
+	}
+	const roleOf = (id: string): AnswerRole => (id === title.id ? 'title' : id === number?.id ? 'number' : 'text')
+	return {
+		token,
+		formId: page.id,
+		target: {
+			formId: page.id,
+			renderToken: page.renderToken,
+			fields: page.fields.map((field) => ({ id: field.id, role: roleOf(field.id) })),
+		},
+		described: {
+			database: database.name,
+			fields: page.fields.map((field) => `${field.label} (${field.kind}${field.required ? ', required' : ''})`),
+		},
+	}
+}
+
+/** A JSON call with the bearer token that must answer `expected`; anything else stops the run. */
+function apiCaller(baseUrl: string, token: string) {
+	return async <T = unknown>(method: string, pathAndQuery: string, expected: number, body?: unknown): Promise<T> => {
+		const response = await fetch(`${baseUrl}${pathAndQuery}`, {
+			method,
+			headers: {
+				authorization: `Bearer ${token}`,
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
+			...(body === undefined ? {} : { body: JSON.stringify(body) }),
+		})
+		if (response.status !== expected) {
+			throw new Error(`${method} ${pathAndQuery}: ${response.status} ${await response.text()}`)
+		}
+		return (await response.json()) as T
+	}
+}
+
+// ---- the load ---------------------------------------------------------------------------------
+
+function newSubmissionTally(): SubmissionTally {
+	return { inFlight: new Map(), created: 0, duplicates: 0, nextNumber: 1 }
+}
+
+function newViewTally(): ViewTally {
+	return { sent: 0, accepted: 0 }
+}
+
+/** A submission's body under a key of its own: a counter, prefixed per server so keys never repeat. */
+function submissionBody(target: FormTarget, key: string, number: number): string {
+	const answers: Record<string, unknown> = {}
+	for (const field of target.fields) {
+		answers[field.id] =
+			field.role === 'title' ? `Bench ${number}` : field.role === 'number' ? number : 'Sent by the forms benchmark'
+	}
+	return JSON.stringify({ formId: target.formId, answers, idempotencyKey: key, renderToken: target.renderToken })
+}
+
+/**
+ * Each request gets its body as it is sent (autocannon's setupRequest), so every one carries a
+ * new idempotency key; the per-request context pairs the answer with its key (one request in
+ * flight per connection). The bare run builds its bodies the same way, so the load generator
+ * does the same work in both.
+ */
+function submissionLoad(server: RunningServer, target: FormTarget, tally: SubmissionTally): autocannon.Options {
+	const keyPrefix = `bench-${randomBytes(4).toString('hex')}`
+	return {
+		url: server.url,
+		// A visitor's browser waits far longer than autocannon's 10 s default (and the form page
+		// retries with the same key); a slower answer shows in p99 and max, not as a lost request.
+		timeout: 30,
+		requests: [
+			{
+				method: 'POST',
+				path: submitPath,
+				headers: { 'content-type': 'application/json' },
+				setupRequest: (request, context) => {
+					const number = tally.nextNumber++
+					const key = `${keyPrefix}-${number}`
+					const body = submissionBody(target, key, number)
+					;(context as { key?: string }).key = key
+					tally.inFlight.set(key, body)
+					return { ...request, body }
+				},
+				onResponse: (status, _body, context) => {
+					const key = (context as { key?: string }).key
+					if (key) {
+						tally.inFlight.delete(key)
+					}
+					if (status === 201) {
+						tally.created++
+					} else if (status === 200) {
+						tally.duplicates++
+					}
+				},
+			},
+		],
+	}
+}
+
+/** View beacons for the form; the body is the same each time, built per request only to count what was sent. */
+function viewLoad(server: RunningServer, target: FormTarget, tally: ViewTally): autocannon.Options {
+	const body = JSON.stringify({ events: [{ formId: target.formId, kind: 'view' }] })
+	return {
+		url: server.url,
+		requests: [
+			{
+				method: 'POST',
+				path: viewsPath,
+				headers: { 'content-type': 'application/json' },
+				setupRequest: (request) => {
+					tally.sent++
+					return { ...request, body }
+				},
+				onResponse: (status) => {
+					if (status >= 200 && status < 300) {
+						tally.accepted++
+					}
+				},
+			},
+		],
+	}
+}
+
+async function probeSubmission(baseUrl: string, target: FormTarget, tally: SubmissionTally): Promise<void> {
+	const number = tally.nextNumber++
+	const response = await postSubmission(baseUrl, submissionBody(target, `bench-probe-${number}`, number))
+	if (response.status !== 201) {
+		throw new Error(`a first submission was refused: ${response.status} ${response.text}`)
+	}
+	tally.created++
+}
+
+async function postSubmission(baseUrl: string, body: string): Promise<{ status: number; text: string }> {
+	const response = await fetch(`${baseUrl}${submitPath}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body,
+	})
+	return { status: response.status, text: await response.text() }
+}
+
+// ---- what the server kept ---------------------------------------------------------------------
+
+/**
+ * Every key the server acknowledged must be stored exactly once, and nothing else. Keys still in
+ * flight when a run stopped are sent again first: the server answers 200 if it had stored one
+ * (the first request got through) and 201 if not (it stores it now), so afterwards each of them
+ * is stored once too, and the count must come out exact. Then the delivery backlog is watched.
+ */
+async function checkSubmissions(baseUrl: string, setup: FormSetup, tally: SubmissionTally): Promise<SubmissionsCheck> {
+	const readPage = () =>
+		apiCaller(baseUrl, setup.token)<SubmissionsPage>('GET', `/dashboard/forms/${setup.formId}/submissions?limit=1`, 200)
+	const stoppedAt = Date.now()
+	const atStop = await readPage()
+	const problems: string[] = []
+	const inFlightAtStop = { sentAgain: 0, alreadyStored: 0, storedNow: 0, refused: 0 }
+	for (const body of tally.inFlight.values()) {
+		inFlightAtStop.sentAgain++
+		const response = await postSubmission(baseUrl, body)
+		if (response.status === 200) {
+			inFlightAtStop.alreadyStored++
+		} else if (response.status === 201) {
+			inFlightAtStop.storedNow++
+		} else {
+			inFlightAtStop.refused++
+		}
+	}
+	if (inFlightAtStop.refused > 0) {
+		problems.push(`${inFlightAtStop.refused} submissions sent again were refused`)
+	}
+	if (tally.duplicates > 0) {
+		problems.push(`${tally.duplicates} submissions under new keys were answered as duplicates`)
+	}
+	const afterResending = await readPage()
+	const stored = afterResending.total
+	const expected = tally.created + inFlightAtStop.sentAgain - inFlightAtStop.refused
+	if (stored !== expected) {
+		problems.push(`the server holds ${stored} answers; it acknowledged ${expected}`)
+	}
+
+	// Deliveries run concurrently with the load; the backlog it leaves is a figure, not a
+	// failure (every answer is stored, and the sweep re-queues what is left). A failed local
+	// write is a failure: nothing outside the server can refuse it.
+	progress(`${setup.formId}: waiting up to ${settings.drainSeconds} s for the deliveries to catch up`)
+	let counts = afterResending.counts
+	for (;;) {
+		if ((counts.pending ?? 0) === 0 || Date.now() - stoppedAt > settings.drainSeconds * 1000 || wasInterrupted()) {
+			break
+		}
+		await new Promise((resolve) => setTimeout(resolve, 250))
+		counts = (await readPage()).counts
+	}
+	const waitedSeconds = (Date.now() - stoppedAt) / 1000
+	const undelivered = (counts.failed ?? 0) + (counts.dead ?? 0)
+	if (undelivered > 0) {
+		problems.push(`${undelivered} deliveries failed`)
+	}
+	const deliveredSince = (counts.delivered ?? 0) - (atStop.counts.delivered ?? 0)
+	return {
+		acknowledged: tally.created,
+		duplicatesDuringLoad: tally.duplicates,
+		inFlightAtStop,
+		stored,
+		expected,
+		deliveries: {
+			whenLoadStopped: atStop.counts,
+			afterWaiting: counts,
+			waitedSeconds: round(waitedSeconds, 1),
+			caughtUp: (counts.pending ?? 0) === 0,
+			deliveredPerSecondAfterLoad: (atStop.counts.pending ?? 0) > 0 ? round(deliveredSince / waitedSeconds, 1) : null,
+		},
+		problems,
+	}
+}
+
+/**
+ * Views are counted in memory and flushed in batches, and a beacon in flight when a run stopped
+ * may or may not have counted: the count must reach every acknowledged beacon and stay within
+ * those plus the ones in flight.
+ */
+async function checkViews(baseUrl: string, setup: FormSetup, tally: ViewTally): Promise<ViewsCheck> {
+	const call = apiCaller(baseUrl, setup.token)
+	const inFlightAtStop = tally.sent - tally.accepted
+	const deadline = Date.now() + settings.viewsFlushWaitSeconds * 1000
+	let counted = 0
+	for (;;) {
+		counted = (await call<FormAnalytics>('GET', `/dashboard/forms/${setup.formId}/analytics`, 200)).views
+		if (counted >= tally.accepted || Date.now() > deadline || wasInterrupted()) {
+			break
+		}
+		await new Promise((resolve) => setTimeout(resolve, 500))
+	}
+	const problems: string[] = []
+	if (counted < tally.accepted) {
+		problems.push(`${counted} views counted after ${settings.viewsFlushWaitSeconds} s; ${tally.accepted} acknowledged`)
+	} else if (counted > tally.accepted + inFlightAtStop) {
+		problems.push(`${counted} views counted; only ${tally.accepted + inFlightAtStop} were sent`)
+	}
+	return { acknowledged: tally.accepted, inFlightAtStop, counted, problems }
+}
+
+function printChecks(runs: ServerRuns): void {
+	const number = (value: number) => value.toLocaleString('en-US')
+	const check = runs.submissionsCheck
+	const { deliveries } = check
+	const states = (counts: Record<string, number>) =>
+		Object.entries(counts)
+			.map(([state, count]) => `${number(count)} ${state}`)
+			.join(', ')
+	console.log(
+		`${runs.database}: ${number(check.acknowledged)} submissions acknowledged` +
+			` + ${check.inFlightAtStop.sentAgain} in flight when a run stopped, sent again` +
+			` (${check.inFlightAtStop.alreadyStored} already stored, ${check.inFlightAtStop.storedNow} stored then):` +
+			` ${number(check.stored)} stored, ${number(check.expected)} expected`,
+	)
+	console.log(
+		`${runs.database}: deliveries when the load stopped: ${states(deliveries.whenLoadStopped)}` +
+			(deliveries.deliveredPerSecondAfterLoad === null
+				? ''
+				: `; ${deliveries.waitedSeconds} s later: ${states(deliveries.afterWaiting)} (${deliveries.deliveredPerSecondAfterLoad}/s)`),
+	)
+	console.log(
+		`${runs.database}: ${number(runs.viewsCheck.acknowledged)} views acknowledged + ${runs.viewsCheck.inFlightAtStop}` +
+			` in flight when a run stopped: ${number(runs.viewsCheck.counted)} counted`,
+	)
+}
+
+await runBenchmark('the server', main)
