@@ -64,11 +64,22 @@ test('someone without an account accepts an invitation from the mailed link and 
 	await invitee.page.getByLabel('Password').fill('glad to be on board')
 	await invitee.page.getByRole('button', { name: 'Create account' }).click()
 
+	// Signed up, the page offers to join. (Waited for on its own, so a slow sign-up is told apart
+	// from a slow join.)
+	const join = invitee.page.getByRole('button', { name: `Join ${organization}` })
+	await join.waitFor()
 	// The welcome toast shows for a few seconds while home loads: watch for both at once, so a
 	// slow machine cannot miss the toast while it waits for the page.
 	const joined = toast(invitee.page, `You joined ${organization}`).waitFor()
-	await invitee.page.getByRole('button', { name: `Join ${organization}` }).click()
-	await Promise.all([joined, waitForHome(invitee.page, 'Ivan Invitee')])
+	await join.click()
+	try {
+		await Promise.all([joined, waitForHome(invitee.page, 'Ivan Invitee')])
+	} catch (error) {
+		// What the visitor saw, for a failure that only shows on a busy machine.
+		console.error(`invitee at ${invitee.page.url()}:\n${await invitee.page.locator('body').innerText()}`)
+		console.error(`problems: ${JSON.stringify(invitee.problems)}`)
+		throw error
+	}
 	// The organization switcher names the organization the session now works in.
 	await invitee.page.getByRole('button', { name: 'Switch organization' }).filter({ hasText: organization }).waitFor()
 	// Joining from the mailed link proves the address: no unconfirmed notice.

@@ -12,11 +12,19 @@ const queryClient = createQueryClient()
 export function DataLayout() {
 	const { user } = useSession()
 	const userId = useRef(user?.id)
-	// Another account's data must never show from the cache: drop it when the user changes.
+	// Another account's data must never show from the cache: drop it when the user changes or
+	// signs out. Signing in keeps it: signed out, only public data was read (an invitation), and
+	// clearing it then would reload the invitation page under the visitor's cursor, as they join.
 	useEffect(() => {
 		if (userId.current !== user?.id) {
+			const previous = userId.current
 			userId.current = user?.id
-			queryClient.clear()
+			if (previous !== undefined) {
+				// Reset rather than clear: clearing leaves a page showing the old data until it
+				// happens to render again; a reset empties every query and reads the shown ones anew.
+				queryClient.getMutationCache().clear()
+				void queryClient.resetQueries()
+			}
 		}
 	}, [user?.id])
 	return (
