@@ -92,6 +92,7 @@ export function createServices(options: {
 		publicUrl: config.publicUrl,
 		authSecret: config.authSecret,
 		rateLimits: config.rateLimits,
+		uploadMaxBytes: config.uploadMaxBytes,
 		settings: config.forms,
 		workspaces,
 	})

@@ -18,6 +18,7 @@ export const fieldKinds = [
 	'phone',
 	'people',
 	'relation',
+	'files',
 ] as const
 export const fieldKindSchema = z.enum(fieldKinds)
 export type FieldKind = z.infer<typeof fieldKindSchema>

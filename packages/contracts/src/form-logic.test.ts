@@ -286,6 +286,26 @@ describe('date', () => {
 	})
 })
 
+describe('files', () => {
+	const file = { blobId: 'b1', name: 'cv.pdf' }
+	test.each<Case>([
+		[[file], 'is_empty', undefined, false],
+		[[file], 'is_not_empty', undefined, true],
+		[[], 'is_empty', undefined, true],
+		[undefined, 'is_empty', undefined, true],
+		[null, 'is_not_empty', undefined, false],
+		['cv.pdf', 'is_empty', undefined, true],
+		[['cv.pdf'], 'is_empty', undefined, true],
+		[[file], 'equals', 'cv.pdf', false],
+		[[file], 'not_equals', 'cv.pdf', false],
+		[[file], 'contains', 'cv', false],
+		[[file], 'not_contains', 'cv', false],
+		[[file], 'greater_than', 0, false],
+	])('%j %s %j → %s', (answer, operator, value, expected) => {
+		expect(matches('files', answer, operator, value)).toBe(expected)
+	})
+})
+
 describe('operators that do not apply', () => {
 	const odd: unknown[] = [undefined, null, '', 'x', 0, 1, -1, true, false, [], ['x'], {}, { start: 1 }, Number.NaN]
 	const values: Condition['value'][] = [undefined, null, '', 'x', '1', '2024-05-01', 0, 1, true, false, Number.NaN]

@@ -54,6 +54,8 @@ import type { FieldKind } from './form-kinds.ts'
 //   'YYYY-MM-DD' or an ISO date-time with an offset ('Z' or '±HH:MM'). When both sides are date-times
 //   the instants are compared; otherwise the days as written (the first 10 characters), so "before
 //   2024-05-01" is about the day the visitor picked, in their own time zone.
+// - files: only `is_empty` and `is_not_empty` apply (an answer with no file is empty); every
+//   comparison never matches.
 // - `before` and `after` apply to dates only; `contains` never applies to numbers, dates or checkboxes.
 
 export const conditionOperators = [
@@ -390,6 +392,8 @@ function outcomesFor(kind: FieldKind, condition: Condition, raw: unknown): { ifV
 			return outcomes(checkboxShape, condition, raw)
 		case 'date':
 			return outcomes(dateShape, condition, raw)
+		case 'files':
+			return outcomes(filesShape, condition, raw)
 	}
 }
 
@@ -494,6 +498,13 @@ const checkboxShape: Shape<boolean> = {
 		}
 		return (answer) => answer === value
 	},
+}
+
+/** Uploaded files: only whether there are any (a file has no value to compare with). */
+const filesShape: Shape<number> = {
+	read: (raw) => (Array.isArray(raw) ? raw.filter((file) => file && typeof file === 'object').length : 0),
+	isEmpty: (answer) => answer === 0,
+	compare: () => null,
 }
 
 /** A day as written (`YYYY-MM-DD`), and the instant in ms when a time and offset came with it. */

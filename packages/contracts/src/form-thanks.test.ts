@@ -23,6 +23,14 @@ describe('fillPlaceholders', () => {
 		).toBe('Thanks, Ada! (Ada) Website, SEO from 2026-12-01, news: Yes')
 	})
 
+	test('files read as their names', () => {
+		const files = [
+			{ name: 'cv.pdf', url: null, blobId: 'b1' },
+			{ name: 'photo.png', url: null, blobId: 'b2' },
+		]
+		expect(fillPlaceholders('Got {Name}', [{ id: 'f', label: 'Name' }], { f: files })).toBe('Got cv.pdf, photo.png')
+	})
+
 	test('an unanswered field is empty; a placeholder naming no field stays as written', () => {
 		expect(fillPlaceholders('Hi {Name}, {Nmae}, {Start}', fields, { f1: 'Bo' })).toBe('Hi Bo, {Nmae}, ')
 	})

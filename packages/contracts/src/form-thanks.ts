@@ -4,8 +4,8 @@
 
 type ThanksField = { id: string; label: string }
 
-/** An answer as text: lists joined, dates by their day (and end), yes/no for ticks. */
-function answerText(value: unknown): string {
+/** An answer as text: lists joined, dates by their day (and end), yes/no for ticks, files by name. */
+export function answerText(value: unknown): string {
 	if (value === null || value === undefined) {
 		return ''
 	}
@@ -18,6 +18,9 @@ function answerText(value: unknown): string {
 	if (typeof value === 'object' && 'start' in value) {
 		const date = value as { start: unknown; end?: unknown }
 		return date.end ? `${String(date.start)} → ${String(date.end)}` : String(date.start)
+	}
+	if (typeof value === 'object' && 'name' in value) {
+		return String((value as { name: unknown }).name)
 	}
 	return String(value)
 }

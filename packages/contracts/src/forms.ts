@@ -1,7 +1,9 @@
 import { z } from 'zod'
+import { defaultFileRules, maxFormFileBytes, maxFormFiles } from './form-files.ts'
 import { type FieldKind, fieldKindSchema } from './form-kinds.ts'
 import { formLogicSchema } from './form-logic.ts'
 import { parameterName, redirectTarget } from './form-thanks.ts'
+import { directUploadRequestSchema } from './uploads.ts'
 import { type PropertyType, workspaceToolSchema, writeStateSchema } from './workspaces.ts'
 
 // Forms: a form is built on one workspace database; each field writes one property. Answers
@@ -22,7 +24,25 @@ export const fieldKindsByPropertyType: Partial<Record<PropertyType, FieldKind[]>
 	phone_number: ['phone'],
 	people: ['people'],
 	relation: ['relation'],
+	files: ['files'],
 }
+
+/** `.pdf`, `image/*` or `application/pdf`: what an `accept` attribute lists. */
+const fileTypeSchema = z
+	.string()
+	.trim()
+	.toLowerCase()
+	.regex(
+		/^(\.[a-z0-9]{1,10}|[a-z]+\/(\*|[a-z0-9][a-z0-9.+-]{0,100}))$/,
+		'Use an extension (.pdf), a type (application/pdf) or a family (image/*).',
+	)
+
+/** A file-upload field's limits (form-files.ts reads them). */
+export const formFileRulesSchema = z.object({
+	maxFiles: z.number().int().min(1).max(maxFormFiles).default(defaultFileRules.maxFiles),
+	maxFileBytes: z.number().int().min(1024).max(maxFormFileBytes).default(defaultFileRules.maxFileBytes),
+	accept: z.array(fileTypeSchema).max(30).default([]),
+})
 
 export const formFieldSchema = z.object({
 	/** Stable across edits; answers are keyed by it. */
@@ -49,6 +69,8 @@ export const formFieldSchema = z.object({
 		.regex(/^[a-z0-9_]{1,60}$/, 'Use lowercase letters, digits and underscores.')
 		.nullable()
 		.default(null),
+	/** files: how many, how large and which types; null takes the defaults of form-files.ts. */
+	fileRules: formFileRulesSchema.nullable().default(null),
 })
 export type FormField = z.infer<typeof formFieldSchema>
 
@@ -268,6 +290,13 @@ export const submitResultSchema = z.object({
 })
 export type SubmitResult = z.infer<typeof submitResultSchema>
 
+/** A file announced for a form's file field, before the visitor uploads it to the signed URL. */
+export const formUploadSchema = directUploadRequestSchema.extend({
+	fieldId: z.string().min(1).max(64),
+	unlockToken: z.string().max(300).optional(),
+})
+export type FormUpload = z.infer<typeof formUploadSchema>
+
 export const viewKindSchema = z.enum(['view', 'start'])
 export const viewsSchema = z.object({
 	/** A beacon may carry several events (a page that was viewed and started). */
@@ -336,7 +365,7 @@ export const analyticsSchema = z.object({
 })
 export type FormAnalytics = z.infer<typeof analyticsSchema>
 
-/** The property types fields can write (files arrive with file-upload fields). */
+/** The field kinds a property of this type can be asked with; none for read-only types. */
 export function fieldKindsFor(type: PropertyType): FieldKind[] {
 	return fieldKindsByPropertyType[type] ?? []
 }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { organizations, users } from '#src/core/auth/auth.schema.ts'
 
@@ -20,6 +21,18 @@ export const blobs = pgTable(
 		createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 		uploadedAt: timestamp('uploaded_at', { withTimezone: true }),
+		/**
+		 * Null: a member's upload, usable anywhere in the organization. Otherwise the one place an
+		 * anonymous upload may go (`form:<formId>/<fieldId>`), where it is attached once.
+		 */
+		scope: text('scope'),
+		/** What an anonymous upload was attached to (`form-submission:<id>`); unattached ones are swept. */
+		claimedBy: text('claimed_by'),
 	},
-	(table) => [index('blobs_organization_id_idx').on(table.organizationId)],
+	(table) => [
+		index('blobs_organization_id_idx').on(table.organizationId),
+		index('blobs_unclaimed_idx')
+			.on(table.createdAt)
+			.where(sql`${table.scope} is not null and ${table.claimedBy} is null`),
+	],
 )

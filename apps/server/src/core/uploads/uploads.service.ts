@@ -15,7 +15,12 @@ const downloadUrlSeconds = 60 * 60
 
 type BlobRow = typeof blobs.$inferSelect
 
-function signatureFor(deps: UploadsDeps, purpose: 'upload' | 'download', blobId: string, expires: number): string {
+function signatureFor(
+	deps: Pick<UploadsDeps, 'authSecret'>,
+	purpose: 'upload' | 'download',
+	blobId: string,
+	expires: number,
+): string {
 	return sign(deriveKey(deps.authSecret, `blob-${purpose}`), `${blobId}.${expires}`)
 }
 
@@ -47,9 +52,13 @@ function toBlob(row: BlobRow) {
 	}
 }
 
+/**
+ * Announces a file: a pending blob and a signed URL to PUT it to. `scope` limits where an
+ * anonymous upload may be attached (see blobs.scope).
+ */
 export async function createDirectUpload(
 	deps: UploadsDeps,
-	ctx: { orgId: string; userId: string | null },
+	ctx: { orgId: string; userId: string | null; scope?: string },
 	input: DirectUploadRequest,
 ): Promise<DirectUploadResponse> {
 	if (input.byteSize > deps.maxBytes) {
@@ -77,6 +86,7 @@ export async function createDirectUpload(
 			byteSize: input.byteSize,
 			checksum: input.checksum,
 			createdBy: ctx.userId,
+			scope: ctx.scope ?? null,
 		})
 		.returning()
 	const blob = found(row)
@@ -128,13 +138,22 @@ export async function receiveUpload(
 	return withDownloadUrl(deps, found(updated))
 }
 
+/** A link that downloads the blob without signing in, for `seconds`. */
+export function signedDownloadUrl(
+	deps: Pick<UploadsDeps, 'publicUrl' | 'authSecret'>,
+	blobId: string,
+	seconds = downloadUrlSeconds,
+): string {
+	const expires = Math.floor(Date.now() / 1000) + seconds
+	const signature = signatureFor(deps, 'download', blobId, expires)
+	return `${deps.publicUrl}/api/uploads/${blobId}?expires=${expires}&signature=${signature}`
+}
+
 function withDownloadUrl(deps: UploadsDeps, blob: BlobRow): BlobWithUrl {
 	if (blob.status !== 'uploaded') {
 		return { ...toBlob(blob), url: null }
 	}
-	const expires = Math.floor(Date.now() / 1000) + downloadUrlSeconds
-	const signature = signatureFor(deps, 'download', blob.id, expires)
-	return { ...toBlob(blob), url: `${deps.publicUrl}/api/uploads/${blob.id}?expires=${expires}&signature=${signature}` }
+	return { ...toBlob(blob), url: signedDownloadUrl(deps, blob.id) }
 }
 
 export async function getBlob(deps: UploadsDeps, ctx: { orgId: string }, blobId: string): Promise<BlobWithUrl> {

@@ -1,4 +1,5 @@
 import type { FieldError } from '@blocksmith/contracts/errors.ts'
+import { fileRulesOf } from '@blocksmith/contracts/form-files.ts'
 import { evaluateLogic, type FormLogic } from '@blocksmith/contracts/form-rules.ts'
 import { type FormField, fieldKindsFor } from '@blocksmith/contracts/forms.ts'
 import type { Property, RowValues } from '@blocksmith/contracts/workspaces.ts'
@@ -8,6 +9,7 @@ import type { Db } from '#src/db/client.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { validateRowValues } from '#src/workspaces/values.ts'
 import { workspaceRows } from '#src/workspaces/workspaces.schema.ts'
+import { answerBlobIds, resolveAnswerFiles } from './forms.files.ts'
 
 // The server's check of a form's answers: the browser's checks are a convenience, this is the
 // defence. Answers are keyed by field id and use the row value shapes; each error names the
@@ -79,6 +81,17 @@ function normalise(field: FormField, raw: unknown): unknown {
 				fail(`"${label}" must be ticked or not.`)
 			}
 			return raw
+		case 'files': {
+			const blobIds = answerBlobIds(raw)
+			if (blobIds === null) {
+				fail(`"${label}" must be a list of uploaded files.`)
+			}
+			const { maxFiles } = fileRulesOf(field)
+			if (blobIds.length > maxFiles) {
+				fail(`"${label}" takes at most ${maxFiles} ${maxFiles === 1 ? 'file' : 'files'}.`)
+			}
+			return blobIds
+		}
 		case 'multi_select':
 		case 'people':
 		case 'relation':
@@ -92,6 +105,11 @@ function normalise(field: FormField, raw: unknown): unknown {
 		default:
 			return raw
 	}
+}
+
+/** The blobs the stored answers of a form's file fields hold. */
+export function fileBlobIds(fields: FormField[], answers: Record<string, unknown>): string[] {
+	return fields.filter((field) => field.kind === 'files').flatMap((field) => answerBlobIds(answers[field.id]) ?? [])
 }
 
 /** Checks a form's fields against its database: each writes one askable property, in a kind it allows. */
@@ -121,7 +139,9 @@ export function validateFieldDefinitions(properties: Property[], fields: FormFie
 			})
 			return
 		}
-		if (field.defaultValue !== null && field.defaultValue !== undefined) {
+		if (field.kind === 'files' && field.defaultValue !== null && field.defaultValue !== undefined) {
+			errors.push({ field: `fields.${index}.defaultValue`, message: 'A file field has no default value.' })
+		} else if (field.defaultValue !== null && field.defaultValue !== undefined) {
 			try {
 				const value = normalise({ ...field, required: false }, field.defaultValue)
 				if (value !== undefined) {
@@ -189,7 +209,7 @@ async function checkReferences(
  */
 export async function validateAnswers(
 	db: Db,
-	form: { organizationId: string; tool: string; fields: FormField[]; logic: FormLogic },
+	form: { id: string; organizationId: string; tool: string; fields: FormField[]; logic: FormLogic },
 	properties: Property[],
 	answers: Record<string, unknown>,
 ): Promise<{ answers: Record<string, unknown>; values: RowValues }> {
@@ -222,6 +242,24 @@ export async function validateAnswers(
 				throw error
 			}
 			errors.push({ field: `answers.${field.id}`, message: error.message })
+		}
+	}
+	// Files are named by blob id in the answer; they become the property's files once checked.
+	const fileFields = form.fields.filter((field) => field.kind === 'files' && Array.isArray(normalised[field.id]))
+	const files = await resolveAnswerFiles(
+		db,
+		form,
+		fileFields.map((field) => ({ field, blobIds: normalised[field.id] as string[] })),
+		errors,
+	)
+	for (const field of fileFields) {
+		const resolved = files.get(field.id)
+		if (resolved) {
+			normalised[field.id] = resolved
+			raw[field.propertyId] = resolved
+		} else {
+			delete normalised[field.id]
+			delete raw[field.propertyId]
 		}
 	}
 	let values: RowValues = {}

@@ -25,6 +25,8 @@ export type FormsDeps = {
 	storage: Storage
 	publicUrl: string
 	authSecret: string
+	/** UPLOAD_MAX_BYTES: no file is larger, whatever a form's field allows. */
+	uploadMaxBytes: number
 	/** RATE_LIMITS: off only for load tests. */
 	rateLimits: boolean
 	settings: FormSettings

@@ -121,7 +121,7 @@ async function everyAnswer(token: string, form: Form, databases: Record<string, 
 }
 
 describe('building a form', () => {
-	test('a new form asks for every askable property of its database, title first; files are left out', async () => {
+	test('a new form asks for every askable property of its database, title first', async () => {
 		const account = await t.signUp()
 		const { form } = await publishedForm(account.token)
 		expect(form.fields.map((f) => [f.label, f.kind])).toEqual([
@@ -138,6 +138,7 @@ describe('building a form', () => {
 			['Phone', 'phone'],
 			['Assignee', 'people'],
 			['Client', 'relation'],
+			['Attachments', 'files'],
 		])
 		expect(field(form, 'Name').required).toBe(true)
 	})
@@ -263,7 +264,7 @@ describe('the public page', () => {
 		expect(html).toContain('<meta name="robots" content="noindex" />')
 		const data = JSON.parse(/id="blocksmith-page">(.*?)<\/script>/.exec(html)?.[1] ?? '{}')
 		expect(data.form.id).toBe(form.id)
-		expect(data.form.fields).toHaveLength(13)
+		expect(data.form.fields).toHaveLength(14)
 		expect(data.form.renderToken).toMatch(/^\d+\./)
 
 		await t.request('PATCH', `/dashboard/forms/${form.id}`, {
@@ -799,9 +800,9 @@ describe('password-protected forms', () => {
 			ip: '192.0.2.50',
 		})
 		expect(unlocked.status).toBe(200)
-		expect(unlocked.body.form.fields).toHaveLength(13)
+		expect(unlocked.body.form.fields).toHaveLength(14)
 		const token = unlocked.body.unlockToken as string
-		expect((await pageData(form.id, token)).body.fields).toHaveLength(13)
+		expect((await pageData(form.id, token)).body.fields).toHaveLength(14)
 		expect((await submitTo(form, answers, { unlockToken: token })).status).toBe(201)
 
 		// A new password locks out tokens given for the old one.

@@ -4,6 +4,7 @@ import type { PageRender } from '#src/lib/page-render.ts'
 import type { Workspaces } from '#src/workspaces/workspaces.module.ts'
 import { createViewCounter } from './forms.analytics.ts'
 import type { FormsDeps } from './forms.deps.ts'
+import { createUploadSweepQueue } from './forms.files.ts'
 import { renderHead } from './forms.head.ts'
 import { findPublicForm, formGrant, publicFormData } from './forms.public.ts'
 import { createWebhookQueues } from './forms.webhooks.ts'
@@ -20,6 +21,7 @@ export function createForms(options: Omit<FormsDeps, 'workspaces'> & { workspace
 	for (const queue of Object.values(webhookQueues)) {
 		options.jobs.register(queue as Parameters<FormsDeps['jobs']['register']>[0])
 	}
+	options.jobs.register(createUploadSweepQueue(() => deps))
 
 	/** /forms/{id}: the head and page data written into the HTML, so the form renders at once. */
 	async function renderPage(c: Context): Promise<PageRender> {

@@ -1,4 +1,4 @@
-import { fillPlaceholders } from '@blocksmith/contracts/form-thanks.ts'
+import { answerText, fillPlaceholders } from '@blocksmith/contracts/form-thanks.ts'
 import { formNotificationsSchema } from '@blocksmith/contracts/forms.ts'
 import { and, eq, inArray } from 'drizzle-orm'
 import { members, users } from '#src/core/auth/auth.schema.ts'
@@ -11,21 +11,9 @@ import type { forms } from './forms.schema.ts'
 
 type FormRecord = typeof forms.$inferSelect
 
+/** An answer on its own line of the mail; a dash for none. */
 function answerLine(value: unknown): string {
-	if (value === null || value === undefined || value === '') {
-		return '—'
-	}
-	if (Array.isArray(value)) {
-		return value.join(', ')
-	}
-	if (typeof value === 'boolean') {
-		return value ? 'Yes' : 'No'
-	}
-	if (typeof value === 'object' && 'start' in value) {
-		const date = value as { start: string; end: string | null }
-		return date.end ? `${date.start} → ${date.end}` : date.start
-	}
-	return String(value)
+	return answerText(value) || '—'
 }
 
 export async function sendSubmissionMails(

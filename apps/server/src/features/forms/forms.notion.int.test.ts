@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { submitAnswers, uploadFile } from './forms.testing.ts'
 
 // A form on a Notion database: answers are accepted while Notion is down, show as pending or
 // failed, and reach Notion exactly once when it is back (by itself, or by "Retry").
@@ -63,7 +64,10 @@ async function notionForm() {
 	expect(created.status).toBe(201)
 	expect(created.body.tool).toBe('notion')
 	await t.request('PATCH', `/dashboard/forms/${created.body.id}`, { token: account.token, json: { published: true } })
-	return { token: account.token, form: created.body as { id: string; fields: { id: string; kind: string }[] } }
+	return {
+		token: account.token,
+		form: created.body as { id: string; fields: { id: string; kind: string; label: string }[] },
+	}
 }
 
 async function submitTitle(form: { id: string; fields: { id: string }[] }, title: string) {
@@ -83,7 +87,7 @@ async function submissions(token: string, formId: string): Promise<Submission[]>
 }
 
 /** Pages of the fake's Clients database with this title, read as any Notion client would. */
-async function pagesTitled(title: string): Promise<number> {
+async function pagesWithTitle(title: string): Promise<{ properties: Record<string, unknown> }[]> {
 	const response = await fetch(`${fake.url}/v1/data_sources/${demo.dataSources.clients}/query`, {
 		method: 'POST',
 		headers: {
@@ -93,8 +97,21 @@ async function pagesTitled(title: string): Promise<number> {
 		},
 		body: JSON.stringify({ filter: { property: 'Name', title: { equals: title } }, page_size: 100 }),
 	})
-	const body = (await response.json()) as { results: unknown[] }
-	return body.results.length
+	const body = (await response.json()) as { results: { properties: Record<string, unknown> }[] }
+	return body.results
+}
+
+async function pagesTitled(title: string): Promise<number> {
+	return (await pagesWithTitle(title)).length
+}
+
+async function pageTitled(title: string) {
+	const [page, ...others] = await pagesWithTitle(title)
+	expect(others).toHaveLength(0)
+	if (!page) {
+		throw new Error(`no page ${title}`)
+	}
+	return page
 }
 
 describe('forms on Notion', () => {
@@ -152,5 +169,27 @@ describe('forms on Notion', () => {
 			},
 		)
 		expect(again.status).toBe(409)
+	})
+
+	test('a file answer reaches Notion through its file-upload API', async () => {
+		const { token, form } = await notionForm()
+		const logo = form.fields.find((field) => field.label === 'Logo')
+		const name = form.fields[0]
+		expect(logo?.kind).toBe('files')
+		const bytes = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 42, 42])
+		const file = await uploadFile(t, form.id, logo?.id ?? '', { name: 'mark.png', type: 'image/png', bytes })
+		const sent = await submitAnswers(t, form, { [name?.id ?? '']: 'Filed Ltd', [logo?.id ?? '']: [file] })
+		expect(sent.status, JSON.stringify(sent.body)).toBe(201)
+		await until(
+			'the delivery',
+			() => submissions(token, form.id),
+			(list) => list[0]?.delivery.state === 'delivered',
+		)
+		const page = await pageTitled('Filed Ltd')
+		const files = page.properties.Logo as { files: { name: string; type: string; file?: { url: string } }[] }
+		expect(files.files).toHaveLength(1)
+		expect(files.files[0]).toMatchObject({ name: 'mark.png', type: 'file' })
+		const stored = await fetch(files.files[0]?.file?.url ?? '')
+		expect(new Uint8Array(await stored.arrayBuffer())).toEqual(bytes)
 	})
 })

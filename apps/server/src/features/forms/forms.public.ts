@@ -20,8 +20,9 @@ import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
 import type { PublicGrant } from '#src/workspaces/workspaces.deps.ts'
 import { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
 import { queueDelivery, storeWrite } from '#src/workspaces/workspaces.writes.ts'
-import { validateAnswers } from './forms.answers.ts'
+import { fileBlobIds, validateAnswers } from './forms.answers.ts'
 import { type FormsDeps, workspaceCtxFor } from './forms.deps.ts'
+import { claimAnswerFiles } from './forms.files.ts'
 import { type PageAsset, resolvePageImage } from './forms.head.ts'
 import { sendSubmissionMails } from './forms.notifications.ts'
 import { formSlugs, formSubmissions, forms } from './forms.schema.ts'
@@ -272,6 +273,12 @@ export async function submit(
 				.onConflictDoNothing()
 				.returning()
 			const deliveryIds = submission && !isSpam ? await storeDeliveries(tx, form, submission.id) : []
+			// Spam keeps no files: they are swept like any upload no answer took.
+			if (submission && !isSpam && !(await claimAnswerFiles(tx, submission.id, fileBlobIds(form.fields, answers)))) {
+				throw new AppError('CONFLICT', {
+					detail: 'A file was already sent with another answer. Add it again.',
+				})
+			}
 			if (!submission) {
 				// The same key arrived twice at once and the other request stored it, or this person has
 				// answered already: undo this write.
@@ -333,7 +340,7 @@ async function countAnswers(db: Db, formId: string): Promise<number> {
 }
 
 /** Why the form takes no answers now (its own message), or null while it is open. */
-async function closedMessageOf(deps: FormsDeps, form: FormRecord, database: DatabaseRecord | null) {
+export async function closedMessageOf(deps: FormsDeps, form: FormRecord, database: DatabaseRecord | null) {
 	const limits = limitsOf(form)
 	if (!form.acceptingResponses || !database) {
 		return form.closedMessage

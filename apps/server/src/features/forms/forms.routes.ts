@@ -9,6 +9,7 @@ import {
 	createFormSchema,
 	createWebhookSchema,
 	formSchema,
+	formUploadSchema,
 	formWebhookSchema,
 	maxWebhooksPerForm,
 	publicFormSchema,
@@ -25,6 +26,7 @@ import {
 	viewsSchema,
 	webhookDeliverySchema,
 } from '@blocksmith/contracts/forms.ts'
+import { directUploadResponseSchema } from '@blocksmith/contracts/uploads.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/auth.middleware.ts'
@@ -36,6 +38,7 @@ import type { FormsCtx, FormsDeps } from './forms.deps.ts'
 import { findPublicForm, isUnlocked, openPageAsset, publicFormData, submit, unlockForm } from './forms.public.ts'
 import { createForm, deleteForm, duplicateForm, getForm, listForms, updateForm, updateUrl } from './forms.service.ts'
 import { exportSubmissionsCsv, listSubmissions, retryFailedSubmissions, retrySubmission } from './forms.submissions.ts'
+import { createFormUpload } from './forms.uploads.ts'
 import {
 	createWebhook,
 	deleteWebhook,
@@ -259,6 +262,24 @@ const routes = {
 			429: commonProblems[429],
 		},
 	}),
+	upload: createRoute({
+		method: 'post',
+		path: '/api/forms/{id}/uploads',
+		tags: publicTags,
+		summary:
+			"Announce a visitor's file for a file field: a signed URL to PUT it to (then PUT /api/uploads/{id}); the answer names the blob",
+		request: { params: publicIdParams, body: jsonBody(formUploadSchema) },
+		responses: {
+			201: jsonResponse(directUploadResponseSchema, 'Upload URL'),
+			400: bad,
+			403: problemResponse('Password required'),
+			404: problemResponse('Not published'),
+			409: problemResponse('Closed'),
+			413: problemResponse("Larger than the field's limit"),
+			415: problemResponse('A type the field does not take'),
+			429: commonProblems[429],
+		},
+	}),
 	asset: createRoute({
 		method: 'get',
 		path: '/api/forms/{id}/assets/{asset}',
@@ -366,6 +387,9 @@ export function createFormRoutes(deps: {
 	})
 	router.openapi(routes.unlock, async (c) =>
 		c.json(await unlockForm(f, c.req.valid('param').id, c.req.valid('json').password, c.var.clientIp), 200),
+	)
+	router.openapi(routes.upload, async (c) =>
+		c.json(await createFormUpload(f, c.req.valid('param').id, c.req.valid('json'), c.var.clientIp), 201),
 	)
 	router.openapi(routes.asset, async (c) => {
 		const { id: formId, asset } = c.req.valid('param')

@@ -34,7 +34,7 @@ const defaults = {
 	closedMessage: 'This form is closed and no longer accepts answers.',
 }
 
-/** Properties a field can write: writable types with a field kind (files come with upload fields). */
+/** Properties a field can write: writable types with a field kind. */
 function askableProperties(properties: Property[]): Property[] {
 	return properties.filter((property) => fieldKindsFor(property.type).length > 0)
 }
@@ -59,6 +59,7 @@ function newField(property: Property, kind?: FieldKind): FormField {
 		includeTime: false,
 		hidden: false,
 		param: null,
+		fileRules: null,
 	}
 }
 

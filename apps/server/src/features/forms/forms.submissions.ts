@@ -1,5 +1,5 @@
-import type { FormField, Submission, SubmissionsPage } from '@blocksmith/contracts/forms.ts'
-import type { DateValue } from '@blocksmith/contracts/workspaces.ts'
+import { answerText } from '@blocksmith/contracts/form-thanks.ts'
+import type { Submission, SubmissionsPage } from '@blocksmith/contracts/forms.ts'
 import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import Papa from 'papaparse'
 import { AppError } from '#src/lib/errors.ts'
@@ -166,23 +166,6 @@ export async function retryFailedSubmissions(ctx: FormsCtx, formId: string): Pro
 	return { retried }
 }
 
-function cell(field: FormField, value: unknown): string {
-	if (value === null || value === undefined) {
-		return ''
-	}
-	if (Array.isArray(value)) {
-		return value.join(', ')
-	}
-	if (typeof value === 'object' && 'start' in value) {
-		const date = value as DateValue
-		return date.end ? `${date.start} → ${date.end}` : date.start
-	}
-	if (field.kind === 'checkbox') {
-		return value ? 'Yes' : 'No'
-	}
-	return String(value)
-}
-
 /** Every submission as CSV (with a BOM, for spreadsheet apps), read a page at a time. */
 export async function exportSubmissionsCsv(ctx: FormsCtx, formId: string): Promise<{ filename: string; body: string }> {
 	const { form } = await getFormRecords(ctx, formId)
@@ -208,7 +191,7 @@ export async function exportSubmissionsCsv(ctx: FormsCtx, formId: string): Promi
 			.map(toSubmission)
 			.map((submission) => [
 				submission.createdAt,
-				...form.fields.map((field) => cell(field, submission.answers[field.id])),
+				...form.fields.map((field) => answerText(submission.answers[field.id])),
 				submission.delivery.state,
 				submission.delivery.error ?? '',
 				submission.delivery.rowUrl ?? '',

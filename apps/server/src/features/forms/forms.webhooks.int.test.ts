@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { fieldOf, localPath, publishedEnquiryForm, submitAnswers, uploadFile } from './forms.testing.ts'
 
 // Webhooks end to end: a receiver on loopback (allowed by WEBHOOK_ALLOW_PRIVATE, as an operator
 // would for a receiver on their own network) gets each submission signed, retried until it
@@ -119,6 +120,31 @@ describe('form webhooks', () => {
 		expect(
 			verifies(created.body.secret, delivery?.headers ?? {}, (delivery?.body ?? '').replace('Signed', 'Forged')),
 		).toBe(false)
+	})
+
+	test('a file answer arrives with a link that downloads it without signing in', async () => {
+		const account = await t.signUp()
+		const { form } = await publishedEnquiryForm(t, account.token)
+		await t.request('POST', `/dashboard/forms/${form.id}/webhooks`, {
+			token: account.token,
+			json: { url: receiverUrl },
+		})
+		const files = fieldOf(form, 'Attachments')
+		const bytes = new TextEncoder().encode('quarterly figures')
+		const file = await uploadFile(t, form.id, files.id, { name: 'q3.txt', type: 'text/plain', bytes })
+		received.length = 0
+		const sent = await submitAnswers(t, form, { [fieldOf(form, 'Name').id]: 'With a file', [files.id]: [file] })
+		expect(sent.status).toBe(201)
+		await until(
+			async () => received.length,
+			(n) => n >= 1,
+		)
+		const payload = JSON.parse(received[0]?.body ?? '{}')
+		const [sentFile] = payload.submission.answers[files.id]
+		expect(sentFile).toMatchObject({ name: 'q3.txt', blobId: file.blobId })
+		const download = await t.request('GET', localPath(sentFile.url))
+		expect(download.status).toBe(200)
+		expect(download.body).toBe('quarterly figures')
 	})
 
 	test('a receiver that fails twice then succeeds gets the submission acknowledged once, after retries; each attempt is kept', async () => {

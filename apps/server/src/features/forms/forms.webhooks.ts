@@ -1,6 +1,8 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto'
 import { type FormWebhook, maxWebhooksPerForm, type WebhookDelivery } from '@blocksmith/contracts/forms.ts'
+import type { FileValue } from '@blocksmith/contracts/workspaces.ts'
 import { and, desc, eq, inArray, isNull, lt, or } from 'drizzle-orm'
+import { signedDownloadUrl } from '#src/core/uploads/uploads.service.ts'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import type { JobQueue } from '#src/lib/jobs.ts'
@@ -225,8 +227,29 @@ async function claim(deps: FormsDeps, deliveryId: string): Promise<DeliveryRecor
 	return record
 }
 
-/** The JSON a receiver gets: the form, the submission's answers by field id, and the fields to read them by. */
-function payloadOf(deliveryId: string, form: FormRecord, submission: typeof formSubmissions.$inferSelect): string {
+/** How long the links to an answer's files in a webhook payload work. */
+const payloadFileLinkSeconds = 7 * 24 * 60 * 60
+
+/**
+ * The JSON a receiver gets: the form, the submission's answers by field id, and the fields to
+ * read them by. Files come with a link that downloads them for a week (made at each attempt).
+ */
+function payloadOf(
+	deps: FormsDeps,
+	deliveryId: string,
+	form: FormRecord,
+	submission: typeof formSubmissions.$inferSelect,
+): string {
+	const answers: Record<string, unknown> = { ...submission.answers }
+	for (const field of form.fields) {
+		const files = answers[field.id]
+		if (field.kind === 'files' && Array.isArray(files)) {
+			answers[field.id] = (files as FileValue[]).map((file) => ({
+				...file,
+				url: file.blobId ? signedDownloadUrl(deps, file.blobId, payloadFileLinkSeconds) : file.url,
+			}))
+		}
+	}
 	return JSON.stringify({
 		type: 'form.submission',
 		id: deliveryId,
@@ -234,7 +257,7 @@ function payloadOf(deliveryId: string, form: FormRecord, submission: typeof form
 		submission: {
 			id: submission.id,
 			createdAt: submission.createdAt.toISOString(),
-			answers: submission.answers,
+			answers,
 			fields: form.fields.map((field) => ({
 				id: field.id,
 				label: field.label,
@@ -260,7 +283,7 @@ async function deliverWebhook(deps: FormsDeps, queue: DeliverQueue, deliveryId: 
 		return
 	}
 	const { form } = row
-	const body = payloadOf(delivery.id, form, row.submission)
+	const body = payloadOf(deps, delivery.id, form, row.submission)
 	const timestamp = Math.floor(Date.now() / 1000)
 	const secret = deps.workspaces.secrets.open(row.webhook.secret)
 	const started = Date.now()

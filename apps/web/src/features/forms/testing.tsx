@@ -49,6 +49,7 @@ function field(id: string, propertyId: string, kind: Form['fields'][number]['kin
 		includeTime: false,
 		hidden: false,
 		param: null,
+		fileRules: null,
 	}
 }
 

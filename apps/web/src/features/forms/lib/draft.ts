@@ -158,6 +158,7 @@ export const kindLabels: Record<FieldKind, string> = {
 	phone: 'Phone number',
 	people: 'People',
 	relation: 'Linked rows',
+	files: 'File upload',
 }
 
 /** Properties a field can write (writable types with a field kind). */
@@ -184,6 +185,7 @@ export function newField(property: Property): FormField {
 		includeTime: false,
 		hidden: false,
 		param: null,
+		fileRules: null,
 	}
 }
 

@@ -32,11 +32,12 @@ const operatorsByKind: Record<FieldKind, ConditionOperator[]> = {
 	select: ['equals', 'not_equals', ...emptiness],
 	status: ['equals', 'not_equals', ...emptiness],
 	multi_select: ['contains', 'not_contains', ...emptiness],
-	// Ids of people and rows cannot be typed by hand: only whether there is an answer.
+	// Ids of people and rows cannot be typed by hand, files have no value: only whether there is an answer.
 	people: emptiness,
 	relation: emptiness,
 	checkbox: ['equals'],
 	date: ['equals', 'before', 'after', ...emptiness],
+	files: emptiness,
 }
 
 const operatorLabels: Record<ConditionOperator, string> = {

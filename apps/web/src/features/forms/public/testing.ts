@@ -52,6 +52,7 @@ export function field(
 		includeTime: false,
 		hidden: false,
 		param: null,
+		fileRules: null,
 		...extra,
 	}
 }

@@ -1,0 +1,147 @@
+import type { FieldError } from '@blocksmith/contracts/errors.ts'
+import { type AnswerFile, fileRulesOf, formatBytes, isAcceptedFile } from '@blocksmith/contracts/form-files.ts'
+import type { FormField } from '@blocksmith/contracts/forms.ts'
+import type { FileValue } from '@blocksmith/contracts/workspaces.ts'
+import { and, eq, inArray, isNotNull, isNull, like, lt } from 'drizzle-orm'
+import { blobs } from '#src/core/uploads/uploads.schema.ts'
+import type { Db } from '#src/db/client.ts'
+import type { JobQueue } from '#src/lib/jobs.ts'
+import type { RateLimitRule } from '#src/lib/rate-limit.ts'
+import type { FormsDeps } from './forms.deps.ts'
+
+// File-upload fields. A visitor announces each file for one field of a published form and PUTs
+// it to the signed URL it gets back (the same direct uploads members use); the blob is scoped to
+// that form and field, so it can only be attached there, and only once. The answer then names
+// the blobs; the server checks them against the field's limits again, since the builder may have
+// changed them. Blobs never attached are swept after a day.
+
+/** Explicit limits on anonymous uploads (RATE_LIMITS=false turns them off for load tests). */
+export const formUploadLimits = {
+	/** Files announced by one address for one form: ten full answers of the largest field. */
+	perIp: { limit: 100, windowSeconds: 10 * 60 },
+	/** Files announced for one form by everyone. */
+	perForm: { limit: 600, windowSeconds: 60 },
+	/** An upload not attached to an answer within this is deleted. */
+	unclaimedHours: 24,
+} satisfies Record<string, RateLimitRule | number>
+
+/** Where an anonymous upload for a form's field may go (blobs.scope). */
+export function formUploadScope(formId: string, fieldId: string): string {
+	return `form:${formId}/${fieldId}`
+}
+
+/** The blob ids an answer names, or null when it is not a list of `{ blobId }`. */
+export function answerBlobIds(raw: unknown): string[] | null {
+	if (!Array.isArray(raw)) {
+		return null
+	}
+	const ids: string[] = []
+	for (const item of raw) {
+		const blobId = item && typeof item === 'object' ? (item as Partial<AnswerFile>).blobId : undefined
+		if (typeof blobId !== 'string' || blobId.length === 0 || blobId.length > 64) {
+			return null
+		}
+		if (!ids.includes(blobId)) {
+			ids.push(blobId)
+		}
+	}
+	return ids
+}
+
+/**
+ * The files of each file field's answer as the property stores them, named as uploaded. Each
+ * must have been uploaded to this form's field, not be attached to another answer, and fit the
+ * field's limits now. Problems are added to `errors` by field.
+ */
+export async function resolveAnswerFiles(
+	db: Db,
+	form: { id: string; organizationId: string },
+	wanted: { field: FormField; blobIds: string[] }[],
+	errors: FieldError[],
+): Promise<Map<string, FileValue[]>> {
+	const resolved = new Map<string, FileValue[]>()
+	const allIds = wanted.flatMap((entry) => entry.blobIds)
+	if (allIds.length === 0) {
+		return resolved
+	}
+	const rows = await db
+		.select()
+		.from(blobs)
+		.where(and(eq(blobs.organizationId, form.organizationId), inArray(blobs.id, allIds)))
+	const byId = new Map(rows.map((row) => [row.id, row]))
+	for (const { field, blobIds } of wanted) {
+		const rules = fileRulesOf(field)
+		const files: FileValue[] = []
+		let problem: string | null = null
+		for (const id of blobIds) {
+			const blob = byId.get(id)
+			if (!blob || blob.scope !== formUploadScope(form.id, field.id) || blob.status !== 'uploaded') {
+				problem = `A file of "${field.label}" was not uploaded. Add it again.`
+			} else if (blob.claimedBy !== null) {
+				problem = `A file of "${field.label}" was already sent with another answer. Add it again.`
+			} else if (blob.byteSize > rules.maxFileBytes) {
+				problem = `"${blob.filename}" is larger than ${formatBytes(rules.maxFileBytes)}.`
+			} else if (!isAcceptedFile(rules.accept, blob.filename, blob.contentType)) {
+				problem = `"${field.label}" does not take files like "${blob.filename}".`
+			} else {
+				files.push({ name: blob.filename, url: null, blobId: blob.id })
+			}
+			if (problem) {
+				break
+			}
+		}
+		if (problem) {
+			errors.push({ field: `answers.${field.id}`, message: problem })
+		} else {
+			resolved.set(field.id, files)
+		}
+	}
+	return resolved
+}
+
+/** Attaches an answer's files to it, in its transaction; false when one is already attached elsewhere. */
+export async function claimAnswerFiles(db: Db, submissionId: string, blobIds: string[]): Promise<boolean> {
+	if (blobIds.length === 0) {
+		return true
+	}
+	const claimed = await db
+		.update(blobs)
+		.set({ claimedBy: `form-submission:${submissionId}` })
+		.where(and(inArray(blobs.id, blobIds), isNull(blobs.claimedBy)))
+		.returning({ id: blobs.id })
+	return claimed.length === blobIds.length
+}
+
+/** Deletes visitors' uploads that no answer took within a day: abandoned forms, removed files. */
+export async function sweepUnclaimedUploads(deps: FormsDeps, now = new Date()): Promise<number> {
+	const cutoff = new Date(now.getTime() - formUploadLimits.unclaimedHours * 60 * 60 * 1000)
+	const stale = await deps.db
+		.select({ id: blobs.id, key: blobs.key })
+		.from(blobs)
+		.where(
+			and(isNotNull(blobs.scope), like(blobs.scope, 'form:%'), isNull(blobs.claimedBy), lt(blobs.createdAt, cutoff)),
+		)
+		.limit(500)
+	for (const blob of stale) {
+		// The row first: a file without its row is unreachable, a row without its file is a broken link.
+		const [deleted] = await deps.db
+			.delete(blobs)
+			.where(and(eq(blobs.id, blob.id), isNull(blobs.claimedBy)))
+			.returning({ key: blobs.key })
+		if (deleted) {
+			await deps.storage.delete(deleted.key)
+		}
+	}
+	return stale.length
+}
+
+export function createUploadSweepQueue(deps: () => FormsDeps): JobQueue<Record<string, never>> {
+	return {
+		name: 'form-upload-sweep',
+		options: { retryLimit: 0 },
+		cron: '17 * * * *',
+		handle: async () => {
+			await sweepUnclaimedUploads(deps())
+		},
+	}
+}

@@ -1,0 +1,107 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { expect } from 'vitest'
+import type { TestApp } from '#src/test/test-app.ts'
+
+// What the forms tests share: a published form on the sample's Enquiries database, answers sent
+// the way the public page sends them, and a visitor's file upload.
+
+export type TestField = { id: string; propertyId: string; kind: string; label: string; required: boolean }
+export type TestForm = { id: string; fields: TestField[]; databaseId: string; workspaceId: string }
+type Database = { id: string; name: string; properties: { id: string; name: string; type: string }[] }
+
+/** The sample workspace's databases by name, for a new account. */
+export async function sampleDatabases(t: TestApp, token: string): Promise<Record<string, Database>> {
+	const created = await t.request('POST', '/dashboard/workspaces/sample', { token })
+	expect(created.status).toBe(201)
+	const list = await t.request('GET', `/dashboard/local/databases?workspaceId=${created.body.workspace.id}`, { token })
+	return Object.fromEntries((list.body as Database[]).map((database) => [database.name, database]))
+}
+
+/** A published form on the sample's Enquiries database (one field of every kind), with `extra` set. */
+export async function publishedEnquiryForm(t: TestApp, token: string, extra: Record<string, unknown> = {}) {
+	const databases = await sampleDatabases(t, token)
+	const enquiries = databases.Enquiries as Database
+	const created = await t.request('POST', '/dashboard/forms', {
+		token,
+		json: { name: 'Contact', databaseId: enquiries.id },
+	})
+	expect(created.status).toBe(201)
+	const published = await t.request('PATCH', `/dashboard/forms/${created.body.id}`, {
+		token,
+		json: { published: true, ...extra },
+	})
+	expect(published.status).toBe(200)
+	return { form: published.body as TestForm, databases }
+}
+
+export function fieldOf(form: TestForm, label: string): TestField {
+	const found = form.fields.find((candidate) => candidate.label === label)
+	if (!found) {
+		throw new Error(`no field ${label}`)
+	}
+	return found
+}
+
+/** Sends answers as the public page does: with a fresh render token and a new idempotency key. */
+export async function submitAnswers(
+	t: TestApp,
+	form: { id: string },
+	answers: Record<string, unknown>,
+	options: { key?: string; ip?: string; unlockToken?: string } = {},
+) {
+	const page = await t.request('GET', `/api/forms/${form.id}`)
+	return t.request('POST', '/api/submissions', {
+		ip: options.ip ?? '198.51.100.7',
+		json: {
+			formId: form.id,
+			answers,
+			idempotencyKey: options.key ?? randomUUID(),
+			renderToken: page.body.renderToken,
+			...(options.unlockToken ? { unlockToken: options.unlockToken } : {}),
+		},
+	})
+}
+
+export const md5 = (data: Uint8Array) => createHash('md5').update(data).digest('base64')
+
+/** The path and query of an absolute URL, for app.request. */
+export const localPath = (url: string) => {
+	const parsed = new URL(url)
+	return `${parsed.pathname}${parsed.search}`
+}
+
+/** A visitor announces a file for a file field; the response as the server gave it. */
+export async function announceFile(
+	t: TestApp,
+	formId: string,
+	fieldId: string,
+	file: { name: string; type: string; bytes: Uint8Array },
+	options: { byteSize?: number; unlockToken?: string; ip?: string } = {},
+) {
+	return t.request('POST', `/api/forms/${formId}/uploads`, {
+		ip: options.ip ?? '198.51.100.7',
+		json: {
+			fieldId,
+			filename: file.name,
+			byteSize: options.byteSize ?? file.bytes.byteLength,
+			checksum: md5(file.bytes),
+			contentType: file.type,
+			...(options.unlockToken ? { unlockToken: options.unlockToken } : {}),
+		},
+	})
+}
+
+/** Announces and uploads a file; returns the answer entry that names it. */
+export async function uploadFile(
+	t: TestApp,
+	formId: string,
+	fieldId: string,
+	file: { name: string; type: string; bytes: Uint8Array },
+): Promise<{ blobId: string; name: string }> {
+	const announced = await announceFile(t, formId, fieldId, file)
+	expect(announced.status, JSON.stringify(announced.body)).toBe(201)
+	const { url, headers } = announced.body.directUpload
+	const put = await t.request('PUT', localPath(url), { body: file.bytes, headers })
+	expect(put.status, JSON.stringify(put.body)).toBe(200)
+	return { blobId: announced.body.id, name: file.name }
+}
