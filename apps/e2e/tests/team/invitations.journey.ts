@@ -76,7 +76,7 @@ test('someone without an account accepts an invitation from the mailed link and 
 		await Promise.all([joined, waitForHome(invitee.page, 'Ivan Invitee')])
 	} catch (error) {
 		// What the visitor saw, for a failure that only shows on a busy machine.
-		console.error(`invitee at ${invitee.page.url()}:\n${await invitee.page.locator('body').innerText()}`)
+		console.error(`invitee at ${invitee.page.url()}:\n${await invitee.page.locator('body').textContent()}`)
 		console.error(`problems: ${JSON.stringify(invitee.problems)}`)
 		throw error
 	}

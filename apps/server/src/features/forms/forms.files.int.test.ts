@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createTestApp, type TestApp } from '#src/test/test-app.ts'
-import { formUploadLimits, sweepUnclaimedUploads } from './forms.files.ts'
 import {
 	announceFile,
 	fieldOf,
@@ -9,7 +7,9 @@ import {
 	submitAnswers,
 	type TestForm,
 	uploadFile,
-} from './forms.testing.ts'
+} from '#src/test/forms.ts'
+import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { formUploadLimits, sweepUnclaimedUploads } from './forms.files.ts'
 
 // File-upload fields end to end on the real database: a visitor's direct upload scoped to one
 // published form's field, the field's limits enforced by the server, the file delivered into the

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
+import { submitAnswers, uploadFile } from '#src/test/forms.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
-import { submitAnswers, uploadFile } from './forms.testing.ts'
 
 // A form on a Notion database: answers are accepted while Notion is down, show as pending or
 // failed, and reach Notion exactly once when it is back (by itself, or by "Retry").

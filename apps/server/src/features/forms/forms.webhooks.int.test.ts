@@ -2,8 +2,8 @@ import { createHmac, randomUUID } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { fieldOf, localPath, publishedEnquiryForm, submitAnswers, uploadFile } from '#src/test/forms.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
-import { fieldOf, localPath, publishedEnquiryForm, submitAnswers, uploadFile } from './forms.testing.ts'
 
 // Webhooks end to end: a receiver on loopback (allowed by WEBHOOK_ALLOW_PRIVATE, as an operator
 // would for a receiver on their own network) gets each submission signed, retried until it

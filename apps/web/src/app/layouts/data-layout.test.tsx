@@ -14,24 +14,26 @@ function user(id: string): User {
 	return { id, email: `${id}@example.com`, name: id, emailVerified: true } as User
 }
 
+let reads = 0
+
+function Reader() {
+	const query = useQuery({
+		queryKey: ['public-thing'],
+		queryFn: async () => {
+			reads++
+			return `read ${reads}`
+		},
+		staleTime: Number.POSITIVE_INFINITY,
+	})
+	const [renders, setRenders] = useState(0)
+	return (
+		<button type="button" onClick={() => setRenders(renders + 1)}>
+			{query.data ?? 'loading'}
+		</button>
+	)
+}
+
 test('signing in keeps what was read signed out; another account or signing out drops it', async () => {
-	let reads = 0
-	function Reader() {
-		const query = useQuery({
-			queryKey: ['public-thing'],
-			queryFn: async () => {
-				reads++
-				return `read ${reads}`
-			},
-			staleTime: Number.POSITIVE_INFINITY,
-		})
-		const [renders, setRenders] = useState(0)
-		return (
-			<button type="button" onClick={() => setRenders(renders + 1)}>
-				{query.data ?? 'loading'}
-			</button>
-		)
-	}
 	const store = createSessionStore()
 	const router = createMemoryRouter([{ element: <DataLayout />, children: [{ path: '/', element: <Reader /> }] }])
 	render(

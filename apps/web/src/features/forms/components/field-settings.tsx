@@ -12,6 +12,7 @@ import { typeLabels } from '#src/workspaces/lib/values.ts'
 import type { DraftErrors } from '../lib/draft.ts'
 import { kindLabels } from '../lib/draft.ts'
 import { DefaultValueInput } from './default-value-input.tsx'
+import { FileRulesSettings } from './file-rules-settings.tsx'
 import { Switch } from './switch.tsx'
 
 type FieldSettingsProps = {
@@ -26,7 +27,14 @@ type FieldSettingsProps = {
 	onChange: (changes: Partial<FormField>, path: string) => void
 }
 
-const kindsWithoutPlaceholder: readonly FieldKind[] = ['checkbox', 'date', 'multi_select', 'people', 'relation']
+const kindsWithoutPlaceholder: readonly FieldKind[] = [
+	'checkbox',
+	'date',
+	'multi_select',
+	'people',
+	'relation',
+	'files',
+]
 
 /** Everything about one field: its wording, whether it is required, its kind and default. */
 export function FieldSettings({
@@ -136,54 +144,65 @@ export function FieldSettings({
 					/>
 				</Field>
 			) : null}
-			<Field
-				label="Hidden field"
-				description="Not shown; takes its value from the link, e.g. ?source=newsletter"
-				orientation="horizontal"
-				error={error('hidden')}
-			>
-				<Switch checked={field.hidden} onCheckedChange={(checked) => onChange({ hidden: checked }, 'hidden')} />
-			</Field>
-			<Field
-				label="URL parameter"
-				description="Prefills the field from the page's link. Lowercase letters, digits and underscores."
-				error={error('param')}
-			>
-				<Input
-					value={field.param ?? ''}
-					maxLength={60}
-					autoCapitalize="none"
-					autoCorrect="off"
-					spellCheck={false}
-					placeholder={prefillParamOf({ label: field.label })}
-					onChange={(event) => onChange({ param: event.target.value || null }, 'param')}
+			{field.kind === 'files' ? (
+				<FileRulesSettings
+					field={field}
+					errorOf={(key) => error(`fileRules.${key}`) ?? error('fileRules')}
+					onChange={(fileRules, path) => onChange({ fileRules }, path)}
 				/>
-			</Field>
-			<div className="flex items-end gap-2">
-				<Field
-					label="Prefill link"
-					description="Add the value after the = sign; several parameters join with &."
-					className="min-w-0 flex-1"
-				>
-					<Input readOnly value={prefillLink} onFocus={(event) => event.target.select()} />
-				</Field>
-				<Button
-					variant="outline"
-					aria-label={`Copy the prefill link of ${field.label.trim() || 'this field'}`}
-					onClick={() => void copyLink()}
-				>
-					<Copy aria-hidden /> Copy
-				</Button>
-			</div>
-			<DefaultValueInput
-				key={`${field.kind}-${field.includeTime}`}
-				field={field}
-				property={property}
-				tool={tool}
-				workspaceId={workspaceId}
-				error={error('defaultValue')}
-				onChange={(value) => onChange({ defaultValue: value }, 'defaultValue')}
-			/>
+			) : (
+				// A file comes from the visitor's device: never from a link or a default.
+				<>
+					<Field
+						label="Hidden field"
+						description="Not shown; takes its value from the link, e.g. ?source=newsletter"
+						orientation="horizontal"
+						error={error('hidden')}
+					>
+						<Switch checked={field.hidden} onCheckedChange={(checked) => onChange({ hidden: checked }, 'hidden')} />
+					</Field>
+					<Field
+						label="URL parameter"
+						description="Prefills the field from the page's link. Lowercase letters, digits and underscores."
+						error={error('param')}
+					>
+						<Input
+							value={field.param ?? ''}
+							maxLength={60}
+							autoCapitalize="none"
+							autoCorrect="off"
+							spellCheck={false}
+							placeholder={prefillParamOf({ label: field.label })}
+							onChange={(event) => onChange({ param: event.target.value || null }, 'param')}
+						/>
+					</Field>
+					<div className="flex items-end gap-2">
+						<Field
+							label="Prefill link"
+							description="Add the value after the = sign; several parameters join with &."
+							className="min-w-0 flex-1"
+						>
+							<Input readOnly value={prefillLink} onFocus={(event) => event.target.select()} />
+						</Field>
+						<Button
+							variant="outline"
+							aria-label={`Copy the prefill link of ${field.label.trim() || 'this field'}`}
+							onClick={() => void copyLink()}
+						>
+							<Copy aria-hidden /> Copy
+						</Button>
+					</div>
+					<DefaultValueInput
+						key={`${field.kind}-${field.includeTime}`}
+						field={field}
+						property={property}
+						tool={tool}
+						workspaceId={workspaceId}
+						error={error('defaultValue')}
+						onChange={(value) => onChange({ defaultValue: value }, 'defaultValue')}
+					/>
+				</>
+			)}
 		</div>
 	)
 }

@@ -2,7 +2,18 @@ import { evaluateLogic, visibleAnswers } from '@blocksmith/contracts/form-rules.
 import { fillPlaceholders, parameterName } from '@blocksmith/contracts/form-thanks.ts'
 import type { PublicField, PublicForm } from '@blocksmith/contracts/forms.ts'
 import type { WorkspaceUser } from '@blocksmith/contracts/workspaces.ts'
-import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react'
+import {
+	type FormEvent,
+	lazy,
+	type ReactNode,
+	Suspense,
+	useCallback,
+	useEffect,
+	useId,
+	useMemo,
+	useRef,
+	useState,
+} from 'react'
 import {
 	fetchPeople,
 	fetchPublicForm,
@@ -14,7 +25,7 @@ import {
 	submitWithRetries,
 } from '../public/public-api.ts'
 import { CheckboxField, MultiChoiceField, SingleChoiceField } from './fields/choice-field.tsx'
-import type { FieldProps } from './fields/field-frame.tsx'
+import type { FieldProps, UploadFile } from './fields/field-frame.tsx'
 import {
 	browserTimeZone,
 	collectAnswers,
@@ -30,6 +41,9 @@ import { type LoadChoices, ReferenceField } from './fields/reference-field.tsx'
 import { TextField } from './fields/text-field.tsx'
 
 export type { LoadChoices }
+
+// File fields bring their uploader (and an MD5 library): only forms that have one load them.
+const FilesField = lazy(() => import('./fields/files-field.tsx').then((m) => ({ default: m.FilesField })))
 
 /** Answers keyed by field id, in the row value shapes of workspaces.ts. */
 export type FormAnswers = Record<string, unknown>
@@ -214,6 +228,12 @@ function fieldComponent(field: PublicField, props: FieldProps, loadChoices: Load
 		case 'people':
 		case 'relation':
 			return <ReferenceField {...props} loadChoices={loadChoices} />
+		case 'files':
+			return (
+				<Suspense fallback={<div className="h-24 rounded-md border border-input border-dashed" />}>
+					<FilesField {...props} />
+				</Suspense>
+			)
 		default:
 			return <TextField {...props} />
 	}
@@ -316,6 +336,8 @@ export function FormView({
 	const [formError, setFormError] = useState<{ message: string; canRetry: boolean } | null>(null)
 	const [phase, setPhase] = useState<Phase>({ name: 'filling' })
 	const [honeypot, setHoneypot] = useState('')
+	/** File fields with uploads under way: the form waits for them. */
+	const [busyFields, setBusyFields] = useState<ReadonlySet<string>>(() => new Set())
 	const renderToken = useRef({ token: form.renderToken, receivedAt: Date.now() })
 	const isViewSent = useRef(false)
 	const isStartSent = useRef(false)
@@ -395,6 +417,48 @@ export function FormView({
 		}
 	}, [form.id, form.tool, unlockToken])
 	const choices = loadChoices ?? (isLive ? liveLoader : undefined)
+
+	const uploaders = useMemo(() => {
+		const byField = new Map<string, UploadFile>()
+		for (const field of fields) {
+			if (field.kind !== 'files') {
+				continue
+			}
+			byField.set(
+				field.id,
+				isLive
+					? async (file, onProgress, signal) => {
+							const { uploadFormFile } = await import('../public/form-upload.ts')
+							return uploadFormFile({ formId: form.id, fieldId: field.id, unlockToken }, file, onProgress, signal)
+						}
+					: // The preview sends nothing: the file is only listed.
+						async (file) => ({
+							blobId: `preview-${crypto.getRandomValues(new Uint32Array(2)).join('')}`,
+							name: file.name,
+						}),
+			)
+		}
+		return byField
+	}, [fields, isLive, form.id, unlockToken])
+
+	const setBusy = useCallback((fieldId: string, isBusy: boolean) => {
+		setBusyFields((current) => {
+			if (current.has(fieldId) === isBusy) {
+				return current
+			}
+			const next = new Set(current)
+			if (isBusy) {
+				next.add(fieldId)
+			} else {
+				next.delete(fieldId)
+			}
+			return next
+		})
+	}, [])
+	const busyCallbacks = useMemo(
+		() => new Map(fields.map((field) => [field.id, (isBusy: boolean) => setBusy(field.id, isBusy)])),
+		[fields, setBusy],
+	)
 
 	const focusField = (fieldErrors: Record<string, string>) => {
 		const shown = shownFields.find(({ field }) => fieldErrors[field.id])
@@ -502,6 +566,10 @@ export function FormView({
 			return
 		}
 		setFormError(null)
+		if (shownFields.some(({ field }) => busyFields.has(field.id))) {
+			setFormError({ message: 'Wait for the files to finish uploading, then send.', canRetry: false })
+			return
+		}
 		// Only the fields shown are checked; hidden ones (by the form or its rules) cannot be corrected.
 		const checked = collectAnswers(
 			shownFields.map(({ field }) => field),
@@ -673,6 +741,8 @@ export function FormView({
 								error: errors[field.id],
 								controlId: controlId(index),
 								note: field.kind === 'date' && field.includeTime && timeZone ? `Time zone: ${timeZone}.` : undefined,
+								upload: uploaders.get(field.id),
+								onBusyChange: busyCallbacks.get(field.id),
 							},
 							choices,
 						)}

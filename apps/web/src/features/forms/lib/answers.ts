@@ -36,6 +36,12 @@ export function formatAnswer(field: Pick<FormField, 'kind'>, value: unknown, loo
 			return asStringList(value)
 				.map((id) => lookups.rowTitle(id) ?? id)
 				.join(', ')
+		case 'files':
+			return Array.isArray(value)
+				? value
+						.map((file) => (file && typeof file === 'object' ? String((file as { name?: unknown }).name) : ''))
+						.join(', ')
+				: ''
 		default:
 			return typeof value === 'string' ? value : JSON.stringify(value)
 	}

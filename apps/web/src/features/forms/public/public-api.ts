@@ -69,7 +69,8 @@ async function readProblem(response: Response): Promise<PublicApiError> {
 	return new PublicApiError(fallback)
 }
 
-async function request<T>(path: string, json?: unknown, signal?: AbortSignal): Promise<T> {
+/** A GET, or a POST of `json`, answered with JSON; failures as PublicApiError. */
+export async function request<T>(path: string, json?: unknown, signal?: AbortSignal): Promise<T> {
 	let response: Response
 	try {
 		response = await fetch(path, {

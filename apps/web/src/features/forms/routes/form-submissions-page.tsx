@@ -1,6 +1,7 @@
 import type { Form, Submission } from '@blocksmith/contracts/forms.ts'
+import type { FileValue } from '@blocksmith/contracts/workspaces.ts'
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
-import { ChevronLeft, ChevronRight, Download, ExternalLink, Inbox, RotateCcw } from 'lucide-react'
+import { ChevronLeft, ChevronRight, Download, ExternalLink, Inbox, Paperclip, RotateCcw } from 'lucide-react'
 import { useMemo, useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { toast } from 'sonner'
@@ -13,8 +14,8 @@ import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { Spinner } from '#src/components/ui/spinner.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#src/components/ui/table.tsx'
 import { errorMessage } from '#src/lib/api-client.ts'
-import { databaseQuery, rowsQuery, usersQuery } from '#src/workspaces/api/workspaces.ts'
-import { formatDateTime, relativeTime } from '#src/workspaces/lib/values.ts'
+import { blobUrl, databaseQuery, rowsQuery, usersQuery } from '#src/workspaces/api/workspaces.ts'
+import { formatDateTime, isFileList, relativeTime } from '#src/workspaces/lib/values.ts'
 import {
 	downloadSubmissionsCsv,
 	formKeys,
@@ -307,10 +308,17 @@ function SubmissionRow({
 				</div>
 			</TableCell>
 			{form.fields.map((field) => {
-				const text = formatAnswer(field, submission.answers[field.id], lookups)
+				const value = submission.answers[field.id]
+				const text = formatAnswer(field, value, lookups)
 				return (
 					<TableCell key={field.id} className="max-w-64 truncate" title={text.length > 40 ? text : undefined}>
-						{text ? text : <span className="text-muted-foreground/60">—</span>}
+						{field.kind === 'files' && isFileList(value) && value.length > 0 ? (
+							<AnswerFiles files={value} />
+						) : text ? (
+							text
+						) : (
+							<span className="text-muted-foreground/60">—</span>
+						)}
 					</TableCell>
 				)
 			})}
@@ -322,6 +330,35 @@ function SubmissionRow({
 				) : null}
 			</TableCell>
 		</TableRow>
+	)
+}
+
+/** An answer's files, each opening through a short-lived signed link. */
+function AnswerFiles({ files }: { files: FileValue[] }) {
+	async function open(file: FileValue): Promise<void> {
+		try {
+			const url = file.url ?? (file.blobId ? await blobUrl(file.blobId) : null)
+			if (url) {
+				window.open(url, '_blank', 'noopener')
+			}
+		} catch (error) {
+			toast.error(errorMessage(error))
+		}
+	}
+	return (
+		<span className="flex flex-col items-start gap-0.5">
+			{files.map((file) => (
+				<button
+					key={`${file.blobId ?? file.url}-${file.name}`}
+					type="button"
+					className="inline-flex max-w-full items-center gap-1 text-link hover:underline"
+					onClick={() => void open(file)}
+				>
+					<Paperclip aria-hidden className="size-3.5 shrink-0" />
+					<span className="truncate">{file.name}</span>
+				</button>
+			))}
+		</span>
 	)
 }
 

@@ -1,6 +1,6 @@
 import { controlClasses } from '#src/components/ui/control-classes.ts'
 import { choiceInputClasses, controlAria, FieldFrame, type FieldProps, GroupFrame, OptionRow } from './field-frame.tsx'
-import { maxRadioOptions } from './field-values.ts'
+import { chosenOf, maxRadioOptions } from './field-values.ts'
 
 // Fields chosen from the property's options: select and status (radios when there are few,
 // a native select when there are many — it scrolls, searches by typing and suits phones),
@@ -66,7 +66,7 @@ export function SingleChoiceField(props: FieldProps) {
 export function MultiChoiceField(props: FieldProps) {
 	const { field, value, onChange, controlId } = props
 	const options = field.options ?? []
-	const selected = Array.isArray(value) ? value : []
+	const selected = chosenOf(value)
 	const toggle = (option: string, isChecked: boolean) =>
 		// Kept in the options' order, so the answer reads like the list.
 		onChange(options.filter((candidate) => (candidate === option ? isChecked : selected.includes(candidate))))

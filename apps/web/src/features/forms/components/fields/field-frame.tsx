@@ -1,3 +1,4 @@
+import type { AnswerFile } from '@blocksmith/contracts/form-files.ts'
 import type { PublicField } from '@blocksmith/contracts/forms.ts'
 import type { ComponentProps, ReactNode } from 'react'
 import type { DraftValue } from './field-values.ts'
@@ -16,7 +17,17 @@ export type FieldProps = {
 	controlId: string
 	/** Extra words for the help line (e.g. the time zone of a date-time). */
 	note?: string | undefined
+	/** files: sends one file and gives back the answer entry naming it (the preview only pretends). */
+	upload?: UploadFile | undefined
+	/** files: whether uploads are under way, so the form waits for them before sending. */
+	onBusyChange?: ((isBusy: boolean) => void) | undefined
 }
+
+export type UploadFile = (
+	file: File,
+	onProgress: (fraction: number) => void,
+	signal: AbortSignal,
+) => Promise<AnswerFile>
 
 /** Ids of a field's help and error lines, from its control id. */
 export function describedBy(props: Pick<FieldProps, 'field' | 'error' | 'controlId' | 'note'>): string | undefined {

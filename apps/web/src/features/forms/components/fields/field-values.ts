@@ -1,3 +1,4 @@
+import type { AnswerFile } from '@blocksmith/contracts/form-files.ts'
 import type { PublicField } from '@blocksmith/contracts/forms.ts'
 
 // What the inputs hold while a form is filled in, and how that becomes answers. Inputs keep
@@ -5,13 +6,16 @@ import type { PublicField } from '@blocksmith/contracts/forms.ts'
 // is rewritten under their cursor; answers take the row value shapes of workspaces.ts only when
 // the form is sent. The checks here are a convenience: the server's are the defence.
 
-/** Text kinds, number, select, status and date: a string; lists of choices: ids or names; checkbox: ticked. */
-export type DraftValue = string | string[] | boolean
+/**
+ * Text kinds, number, select, status and date: a string; lists of choices: ids or names; checkbox:
+ * ticked; files: the files uploaded so far.
+ */
+export type DraftValue = string | string[] | boolean | AnswerFile[]
 export type DraftValues = Record<string, DraftValue>
 
 type Kind = PublicField['kind']
 
-const listKinds: readonly Kind[] = ['multi_select', 'people', 'relation']
+const listKinds: readonly Kind[] = ['multi_select', 'people', 'relation', 'files']
 
 function isListKind(kind: Kind): boolean {
 	return listKinds.includes(kind)
@@ -78,6 +82,8 @@ function draftFromDefault(field: PublicField): DraftValue {
 	switch (field.kind) {
 		case 'checkbox':
 			return value === true
+		case 'files':
+			return []
 		case 'multi_select':
 		case 'people':
 		case 'relation':
@@ -122,6 +128,10 @@ export function restoreValues(fields: PublicField[], saved: unknown): DraftValue
 			if (typeof value === 'boolean') {
 				values[field.id] = value
 			}
+		} else if (field.kind === 'files') {
+			if (Array.isArray(value) && value.every(isAnswerFile)) {
+				values[field.id] = value
+			}
 		} else if (isListKind(field.kind)) {
 			if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
 				values[field.id] = field.options ? value.filter((item) => field.options?.includes(item)) : value
@@ -134,6 +144,20 @@ export function restoreValues(fields: PublicField[], saved: unknown): DraftValue
 		}
 	}
 	return values
+}
+
+/** The chosen options, ids or names of a list field's value. */
+export function chosenOf(value: DraftValue): string[] {
+	return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []
+}
+
+function isAnswerFile(item: unknown): item is AnswerFile {
+	return (
+		typeof item === 'object' &&
+		item !== null &&
+		typeof (item as AnswerFile).blobId === 'string' &&
+		typeof (item as AnswerFile).name === 'string'
+	)
 }
 
 /** Whether a value differs from its field's start, for "your answers were kept" notices. */
@@ -198,6 +222,8 @@ function requiredMessage(field: PublicField): string {
 			return 'Choose at least one.'
 		case 'date':
 			return field.includeTime ? 'Enter a date and time.' : 'Enter a date.'
+		case 'files':
+			return 'Add a file.'
 		default:
 			return 'Fill in this field.'
 	}

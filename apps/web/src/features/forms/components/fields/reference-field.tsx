@@ -2,6 +2,7 @@ import type { PublicField } from '@blocksmith/contracts/forms.ts'
 import { useEffect, useRef, useState } from 'react'
 import { controlClasses } from '#src/components/ui/control-classes.ts'
 import { describedBy, type FieldProps, GroupFrame, OptionRow } from './field-frame.tsx'
+import { chosenOf } from './field-values.ts'
 
 // People and relation fields: the choices live in the workspace (members, rows of the related
 // database), so they are searched rather than listed in full. Several may be chosen; the answer
@@ -23,7 +24,7 @@ type Loaded = { status: 'loading' } | { status: 'ready'; choices: FormChoice[] }
 
 export function ReferenceField(props: FieldProps & { loadChoices: LoadChoices | undefined }) {
 	const { field, value, onChange, controlId, loadChoices } = props
-	const selected = Array.isArray(value) ? value : []
+	const selected = chosenOf(value)
 	const [search, setSearch] = useState('')
 	// A new object asks again, even for the same words (the Retry button).
 	const [request, setRequest] = useState({ query: '' })

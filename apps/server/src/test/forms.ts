@@ -10,7 +10,7 @@ export type TestForm = { id: string; fields: TestField[]; databaseId: string; wo
 type Database = { id: string; name: string; properties: { id: string; name: string; type: string }[] }
 
 /** The sample workspace's databases by name, for a new account. */
-export async function sampleDatabases(t: TestApp, token: string): Promise<Record<string, Database>> {
+async function sampleDatabases(t: TestApp, token: string): Promise<Record<string, Database>> {
 	const created = await t.request('POST', '/dashboard/workspaces/sample', { token })
 	expect(created.status).toBe(201)
 	const list = await t.request('GET', `/dashboard/local/databases?workspaceId=${created.body.workspace.id}`, { token })
@@ -62,7 +62,7 @@ export async function submitAnswers(
 	})
 }
 
-export const md5 = (data: Uint8Array) => createHash('md5').update(data).digest('base64')
+const md5 = (data: Uint8Array) => createHash('md5').update(data).digest('base64')
 
 /** The path and query of an absolute URL, for app.request. */
 export const localPath = (url: string) => {
