@@ -3,6 +3,7 @@ import { defaultFileRules, maxFormFileBytes, maxFormFiles } from './form-files.t
 import { type FieldKind, fieldKindSchema } from './form-kinds.ts'
 import { formLogicSchema } from './form-logic.ts'
 import { parameterName, redirectTarget } from './form-thanks.ts'
+import { formFonts } from './form-theme.ts'
 import { directUploadRequestSchema } from './uploads.ts'
 import { type PropertyType, workspaceToolSchema, writeStateSchema } from './workspaces.ts'
 
@@ -89,6 +90,35 @@ export const formPageSchema = z.object({
 	extras: z.object({ indexable: z.boolean().default(false) }).default({ indexable: false }),
 })
 export type FormPage = z.infer<typeof formPageSchema>
+
+const hexColorSchema = z
+	.string()
+	.regex(/^#[0-9a-fA-F]{6}$/, 'Use a colour like #4338ca.')
+	.transform((color) => color.toLowerCase())
+
+/** How the public page looks (form-theme.ts). */
+export const formThemeSchema = z.object({
+	/** auto follows the visitor's system. */
+	mode: z.enum(['auto', 'light', 'dark']).default('auto'),
+	/** Buttons, ticks and focus rings; null keeps the product's indigo. */
+	accentColor: hexColorSchema.nullable().default(null),
+	/** Around the form; null keeps the page's own. */
+	backgroundColor: hexColorSchema.nullable().default(null),
+	font: z.enum(formFonts).default('default'),
+	corners: z.enum(['rounded', 'square']).default('rounded'),
+	/** Shown above the title. */
+	logo: pageImageSchema.nullable().default(null),
+	/** A wide image across the top of the form. */
+	cover: pageImageSchema.nullable().default(null),
+	/**
+	 * The author's CSS, confined to the form (`html`, `body` and `:root` name the form itself). The
+	 * server refuses @import, url() other than data: images and fonts, and at-rules that do not group rules.
+	 */
+	customCss: z.string().max(20_000, 'Keep custom CSS under 20,000 characters.').nullable().default(null),
+	/** Hides "Made with Blocksmith" under the form. */
+	removeBranding: z.boolean().default(false),
+})
+export type FormTheme = z.infer<typeof formThemeSchema>
 
 /** When a published form stops taking answers by itself, and how often one person may answer. */
 export const formLimitsSchema = z.object({
@@ -181,6 +211,9 @@ export const formSchema = z.object({
 	closedMessage: z.string(),
 	limits: formLimitsSchema,
 	notifications: formNotificationsSchema,
+	theme: formThemeSchema,
+	/** The saved custom CSS as the public page uses it (confined to the form), for the builder's preview. */
+	themeCss: z.string().nullable(),
 	hasPassword: z.boolean(),
 	submissionsCount: z.number().int(),
 	createdAt: z.iso.datetime(),
@@ -209,6 +242,7 @@ export const updateFormSchema = z
 		closedMessage: z.string().trim().min(1).max(2000),
 		limits: formLimitsSchema,
 		notifications: formNotificationsSchema,
+		theme: formThemeSchema,
 		/** A new password; null removes it; absent keeps it. */
 		password: z.string().min(4, 'Use at least 4 characters.').max(128).nullable(),
 	})
@@ -227,6 +261,22 @@ export const publicFieldSchema = formFieldSchema.extend({
 	relationDatabaseId: z.string().nullable().optional(),
 })
 export type PublicField = z.infer<typeof publicFieldSchema>
+
+/** The theme as the page applies it: images resolved, the custom CSS confined to the form. */
+export const publicThemeSchema = z.object({
+	mode: z.enum(['auto', 'light', 'dark']),
+	accentColor: z.string().nullable(),
+	/** White or black, whichever reads on the accent colour. */
+	accentForeground: z.string().nullable(),
+	backgroundColor: z.string().nullable(),
+	font: z.enum(formFonts),
+	corners: z.enum(['rounded', 'square']),
+	logo: z.string().nullable(),
+	cover: z.string().nullable(),
+	css: z.string().nullable(),
+	showBranding: z.boolean(),
+})
+export type PublicTheme = z.infer<typeof publicThemeSchema>
 
 /** What `/forms/{id}` needs to render, written into the page by the server. */
 export const publicFormSchema = z.object({
@@ -251,6 +301,7 @@ export const publicFormSchema = z.object({
 	oneResponsePer: z.enum(['none', 'email', 'browser']),
 	confirmationMessage: z.string(),
 	submitLabel: z.string(),
+	theme: publicThemeSchema,
 	/** Signed proof of when the page was served, for the minimum fill time. */
 	renderToken: z.string(),
 })

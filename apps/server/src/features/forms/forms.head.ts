@@ -10,7 +10,7 @@ import type { FormsDeps } from './forms.deps.ts'
 // upload from storage, a link through the SSRF-safe fetch), sanitised and inlined as a
 // `data:` URI; anything else is linked.
 
-export type PageAsset = 'thumbnail' | 'favicon'
+export type PageAsset = 'thumbnail' | 'favicon' | 'logo' | 'cover'
 
 /** Limits on fetching a linked SVG: a slow or huge image must not hold up the page. */
 const svgFetchLimits = { timeoutMs: 3000, maxBytes: 256 * 1024 }

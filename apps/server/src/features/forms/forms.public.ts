@@ -27,6 +27,7 @@ import { type PageAsset, resolvePageImage } from './forms.head.ts'
 import { sendSubmissionMails } from './forms.notifications.ts'
 import { formSlugs, formSubmissions, forms } from './forms.schema.ts'
 import { type FormRecord, uuidPattern } from './forms.service.ts'
+import { publicTheme, themeOf } from './forms.theme.ts'
 import { storeDeliveries, type WebhookQueues } from './forms.webhooks.ts'
 
 // The public side of a form: its page data, unlocking, submissions and its page images.
@@ -148,9 +149,10 @@ export async function publicFormData(
 	database: DatabaseRecord | null,
 	options: { unlocked: boolean },
 ): Promise<PublicForm> {
-	const [pageThumbnail, favicon] = await Promise.all([
+	const [pageThumbnail, favicon, theme] = await Promise.all([
 		resolvePageImage(deps, form, form.page.pageThumbnail, 'thumbnail'),
 		resolvePageImage(deps, form, form.page.favicon, 'favicon'),
+		publicTheme(deps, form),
 	])
 	const passwordRequired = form.passwordHash !== null
 	const closedMessage = await closedMessageOf(deps, form, database)
@@ -172,6 +174,7 @@ export async function publicFormData(
 		oneResponsePer: limitsOf(form).oneResponsePer,
 		confirmationMessage: form.confirmationMessage,
 		submitLabel: form.submitLabel,
+		theme,
 		renderToken: renderToken(deps, form.id),
 	}
 }
@@ -401,7 +404,13 @@ async function findSubmission(deps: FormsDeps, formId: string, idempotencyKey: s
 /** A raster page image of a published form, for og:image and the favicon. */
 export async function openPageAsset(deps: FormsDeps, idOrSlug: string, asset: PageAsset) {
 	const { form } = await findPublicForm(deps, idOrSlug)
-	const image = asset === 'thumbnail' ? form.page.pageThumbnail : form.page.favicon
+	const theme = themeOf(form.theme)
+	const image = {
+		thumbnail: form.page.pageThumbnail,
+		favicon: form.page.favicon,
+		logo: theme.logo,
+		cover: theme.cover,
+	}[asset]
 	if (!image || !('blobId' in image)) {
 		throw new AppError('NOT_FOUND', { detail: 'This form has no such image.' })
 	}

@@ -284,8 +284,8 @@ const routes = {
 		method: 'get',
 		path: '/api/forms/{id}/assets/{asset}',
 		tags: publicTags,
-		summary: "A published form's thumbnail or favicon (raster images; SVGs are inlined in the page)",
-		request: { params: publicIdParams.extend({ asset: z.enum(['thumbnail', 'favicon']) }) },
+		summary: "A published form's thumbnail, favicon, logo or cover (raster images; SVGs are inlined in the page)",
+		request: { params: publicIdParams.extend({ asset: z.enum(['thumbnail', 'favicon', 'logo', 'cover']) }) },
 		responses: { 200: { description: 'The image' }, 404: notFound },
 	}),
 	submit: createRoute({

@@ -1,5 +1,5 @@
 import type { FormLogic } from '@blocksmith/contracts/form-rules.ts'
-import type { FormField, FormLimits, FormNotifications, FormPage } from '@blocksmith/contracts/forms.ts'
+import type { FormField, FormLimits, FormNotifications, FormPage, FormTheme } from '@blocksmith/contracts/forms.ts'
 import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { organizations, users } from '#src/core/auth/auth.schema.ts'
@@ -37,6 +37,8 @@ export const forms = pgTable(
 		limits: jsonb('limits').$type<Partial<FormLimits>>().notNull().default({}),
 		/** Who is told of each answer, and the respondent's confirmation (FormNotifications; defaults on read). */
 		notifications: jsonb('notifications').$type<Partial<FormNotifications>>().notNull().default({}),
+		/** Colours, font, corners, images, custom CSS (FormTheme; defaults filled on read). */
+		theme: jsonb('theme').$type<Partial<FormTheme>>().notNull().default({}),
 		/** scrypt hash; null when the form is open to anyone with the link. */
 		passwordHash: text('password_hash'),
 		/** Bumped on each password change so earlier unlock tokens stop working. */

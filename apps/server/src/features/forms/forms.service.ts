@@ -7,11 +7,11 @@ import {
 	type FormField,
 	type FormLimits,
 	type FormNotifications,
-	type FormPage,
 	fieldKindsFor,
 	formLimitsSchema,
 	formNotificationsSchema,
 	formPageSchema,
+	type PageImage,
 	type UpdateForm,
 } from '@blocksmith/contracts/forms.ts'
 import type { Property } from '@blocksmith/contracts/workspaces.ts'
@@ -24,6 +24,7 @@ import { workspaceDatabases, workspaces } from '#src/workspaces/workspaces.schem
 import { validateFieldDefinitions } from './forms.answers.ts'
 import type { FormsCtx } from './forms.deps.ts'
 import { formSlugs, formSubmissions, forms } from './forms.schema.ts'
+import { checkThemeCss, themeCss, themeImages, themeOf } from './forms.theme.ts'
 
 export type FormRecord = typeof forms.$inferSelect
 type DatabaseRecord = typeof workspaceDatabases.$inferSelect
@@ -84,6 +85,8 @@ function toForm(record: FormRecord, database: DatabaseRecord | null, submissions
 		closedMessage: record.closedMessage,
 		limits: formLimitsSchema.parse(record.limits),
 		notifications: formNotificationsSchema.parse(record.notifications),
+		theme: themeOf(record.theme),
+		themeCss: themeCss(themeOf(record.theme)),
 		hasPassword: record.passwordHash !== null,
 		submissionsCount,
 		createdAt: record.createdAt.toISOString(),
@@ -163,9 +166,8 @@ export async function createForm(ctx: FormsCtx, input: CreateForm): Promise<Form
 }
 
 /** Checks that each image upload belongs to the organization and is an image. */
-async function checkPageImages(ctx: FormsCtx, page: FormPage): Promise<void> {
-	for (const key of ['pageThumbnail', 'favicon'] as const) {
-		const image = page[key]
+async function checkPageImages(ctx: FormsCtx, images: { path: string; image: PageImage | null }[]): Promise<void> {
+	for (const { path, image } of images) {
 		if (!image || !('blobId' in image)) {
 			continue
 		}
@@ -175,12 +177,12 @@ async function checkPageImages(ctx: FormsCtx, page: FormPage): Promise<void> {
 			.where(and(eq(blobs.id, image.blobId), eq(blobs.organizationId, ctx.orgId)))
 		if (blob?.status !== 'uploaded') {
 			throw new AppError('VALIDATION_FAILED', {
-				errors: [{ field: `page.${key}`, message: 'Upload the image first.' }],
+				errors: [{ field: path, message: 'Upload the image first.' }],
 			})
 		}
 		if (!blob.contentType.startsWith('image/')) {
 			throw new AppError('VALIDATION_FAILED', {
-				errors: [{ field: `page.${key}`, message: 'Use an image (PNG, JPEG, GIF, WebP, AVIF or SVG).' }],
+				errors: [{ field: path, message: 'Use an image (PNG, JPEG, GIF, WebP, AVIF or SVG).' }],
 			})
 		}
 	}
@@ -245,7 +247,17 @@ export async function updateForm(ctx: FormsCtx, id: string, input: UpdateForm): 
 		}
 	}
 	if (input.page) {
-		await checkPageImages(ctx, input.page)
+		await checkPageImages(ctx, [
+			{ path: 'page.pageThumbnail', image: input.page.pageThumbnail },
+			{ path: 'page.favicon', image: input.page.favicon },
+		])
+	}
+	if (input.theme) {
+		checkThemeCss(input.theme)
+		await checkPageImages(
+			ctx,
+			themeImages(input.theme).map(({ key, image }) => ({ path: `theme.${key}`, image })),
+		)
 	}
 	if (input.limits) {
 		checkLimits(input.limits, input.fields ?? form.fields)
