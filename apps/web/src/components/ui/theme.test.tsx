@@ -25,6 +25,19 @@ function ThemeReadout() {
 const root = () => document.documentElement
 
 describe('ThemeProvider', () => {
+	it('a forced theme wins over the system and a stored choice (a published form whose author chose)', () => {
+		stubMatchMedia(true)
+		window.localStorage.setItem(THEME_STORAGE_KEY, 'dark')
+		render(
+			<ThemeProvider forcedTheme="light">
+				<ThemeReadout />
+			</ThemeProvider>,
+		)
+		expect(screen.getByText('dark → light')).toBeInTheDocument()
+		expect(root()).not.toHaveClass('dark')
+		window.localStorage.removeItem(THEME_STORAGE_KEY)
+	})
+
 	it('follows the system, live, when nothing is chosen', () => {
 		const system = stubMatchMedia(true)
 		render(

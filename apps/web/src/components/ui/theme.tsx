@@ -70,10 +70,19 @@ function applyTheme(theme: ResolvedTheme): void {
  * Light, dark or the system's choice (followed live), remembered in localStorage and kept in step across
  * tabs. Puts the `dark` class and `color-scheme` on <html>; Tailwind's `dark:` variant keys off the class.
  */
-export function ThemeProvider({ children, defaultTheme = 'system' }: { children: ReactNode; defaultTheme?: Theme }) {
+export function ThemeProvider({
+	children,
+	defaultTheme = 'system',
+	forcedTheme,
+}: {
+	children: ReactNode
+	defaultTheme?: Theme
+	/** Shown whatever was chosen: a published form whose author picked light or dark. */
+	forcedTheme?: ResolvedTheme | undefined
+}) {
 	const [theme, setThemeState] = useState<Theme>(() => readStoredTheme() ?? defaultTheme)
 	const systemTheme = useSyncExternalStore(subscribeToSystemTheme, readSystemTheme, () => 'light' as const)
-	const resolvedTheme = theme === 'system' ? systemTheme : theme
+	const resolvedTheme = forcedTheme ?? (theme === 'system' ? systemTheme : theme)
 
 	// Before paint, so a theme change never shows a frame of the old colours.
 	useLayoutEffect(() => applyTheme(resolvedTheme), [resolvedTheme])

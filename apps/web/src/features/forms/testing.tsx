@@ -1,4 +1,4 @@
-import { type Form, formLimitsSchema, formNotificationsSchema } from '@blocksmith/contracts/forms.ts'
+import { type Form, formLimitsSchema, formNotificationsSchema, formThemeSchema } from '@blocksmith/contracts/forms.ts'
 import type { Database } from '@blocksmith/contracts/workspaces.ts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import type { ComponentType } from 'react'
@@ -62,6 +62,8 @@ export function makeForm(changes: Partial<Form> = {}): Form {
 		logic: [],
 		limits: formLimitsSchema.parse({}),
 		notifications: formNotificationsSchema.parse({}),
+		theme: formThemeSchema.parse({}),
+		themeCss: null,
 		redirectUrl: null,
 		redirectWithAnswers: false,
 		workspaceId: 'ws1',

@@ -4,6 +4,7 @@ import { useCallback, useRef } from 'react'
 import { api } from '#src/lib/api-client.ts'
 import { searchRows } from '#src/workspaces/api/workspaces.ts'
 import { FormView, type LoadChoices } from './form-view.tsx'
+import { ThemeRoot } from './theme-root.tsx'
 
 type FormPreviewProps = {
 	form: PublicForm
@@ -44,5 +45,19 @@ export function FormPreview({ form, workspaceId }: FormPreviewProps) {
 	const structure = JSON.stringify(
 		(form.fields ?? []).map((field) => [field.id, field.kind, field.includeTime, field.defaultValue]),
 	)
-	return <FormView key={structure} form={form} mode="preview" loadChoices={loadChoices} headingLevel={2} />
+	const { theme } = form
+	return (
+		// Dark as chosen; a light form in a dark dashboard shows dark (the dashboard's mode reaches in).
+		<div
+			className={`rounded-xl p-3 ${theme.mode === 'dark' ? 'dark' : ''} ${theme.backgroundColor ? '' : 'bg-muted/40'}`}
+			style={theme.backgroundColor ? { backgroundColor: theme.backgroundColor } : undefined}
+		>
+			<ThemeRoot theme={theme}>
+				<FormView key={structure} form={form} mode="preview" loadChoices={loadChoices} headingLevel={2} />
+			</ThemeRoot>
+			{theme.showBranding ? (
+				<p className="mt-3 text-center text-muted-foreground text-xs">Made with Blocksmith</p>
+			) : null}
+		</div>
+	)
 }

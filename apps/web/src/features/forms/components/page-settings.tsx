@@ -126,7 +126,7 @@ export function usePageImage(
 }
 
 type ImagePickerProps = {
-	name: 'Thumbnail' | 'Favicon'
+	name: 'Thumbnail' | 'Favicon' | 'Logo' | 'Cover'
 	description: string
 	image: PageImage | null
 	error?: string | undefined
@@ -137,7 +137,16 @@ type ImagePickerProps = {
 }
 
 /** Upload an image or paste a link to one; shows what is set, with its file name. */
-function ImagePicker({ name, description, image, error, uploads, isSquare, onUploaded, onChange }: ImagePickerProps) {
+export function ImagePicker({
+	name,
+	description,
+	image,
+	error,
+	uploads,
+	isSquare,
+	onUploaded,
+	onChange,
+}: ImagePickerProps) {
 	const id = useId()
 	const lower = name.toLowerCase()
 	const [link, setLink] = useState('')

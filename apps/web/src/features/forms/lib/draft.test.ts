@@ -94,7 +94,12 @@ describe('the draft', () => {
 		expect(validateDraft(edited)).toEqual({})
 		// The form itself is not changed by editing its draft.
 		expect(form.limits.maxSubmissions).toBeNull()
-		const preview = previewForm(form, edited, database.properties, { pageThumbnail: null, favicon: null })
+		const preview = previewForm(form, edited, database.properties, {
+			pageThumbnail: null,
+			favicon: null,
+			logo: null,
+			cover: null,
+		})
 		expect(preview).toMatchObject({ logic: [rule], oneResponsePer: 'browser' })
 	})
 
@@ -135,7 +140,12 @@ describe('the draft', () => {
 
 	test('previews with the property’s choices and no password or render token', () => {
 		const form = makeForm({ hasPassword: true })
-		const preview = previewForm(form, draftFromForm(form), database.properties, { pageThumbnail: null, favicon: null })
+		const preview = previewForm(form, draftFromForm(form), database.properties, {
+			pageThumbnail: null,
+			favicon: null,
+			logo: null,
+			cover: null,
+		})
 		expect(preview.fields?.[2]).toMatchObject({ kind: 'select', options: ['New', 'Won'], relationDatabaseId: null })
 		expect(preview).toMatchObject({ passwordRequired: false, renderToken: '', pageTitle: 'Lead form' })
 	})

@@ -1,11 +1,13 @@
 import type { FieldKind } from '@blocksmith/contracts/form-kinds.ts'
 import { checkLogicReferences, type FormLogic } from '@blocksmith/contracts/form-rules.ts'
+import { readableTextOn } from '@blocksmith/contracts/form-theme.ts'
 import {
 	type Form,
 	type FormField,
 	type FormLimits,
 	type FormNotifications,
 	type FormPage,
+	type FormTheme,
 	fieldKindsFor,
 	type PublicField,
 	type PublicForm,
@@ -31,6 +33,7 @@ export type FormDraft = {
 	closedMessage: string
 	limits: FormLimits
 	notifications: FormNotifications
+	theme: FormTheme
 	/** Absent keeps the password, a string sets a new one, null removes it. */
 	password?: string | null
 }
@@ -59,6 +62,7 @@ export function draftFromForm(form: Form): FormDraft {
 			memberIds: [...form.notifications.memberIds],
 			respondent: { ...form.notifications.respondent },
 		},
+		theme: { ...form.theme },
 	}
 }
 
@@ -227,12 +231,13 @@ function publicField(field: FormField, property: Property | undefined): PublicFi
  * properties, images as URLs to show, no password gate and no render token.
  */
 export function previewForm(
-	form: Pick<Form, 'id' | 'slug' | 'tool'>,
+	form: Pick<Form, 'id' | 'slug' | 'tool' | 'theme' | 'themeCss'>,
 	draft: FormDraft,
 	properties: readonly Property[],
-	images: { pageThumbnail: string | null; favicon: string | null },
+	images: { pageThumbnail: string | null; favicon: string | null; logo: string | null; cover: string | null },
 ): PublicForm {
 	const byId = new Map(properties.map((property) => [property.id, property]))
+	const theme = draft.theme
 	return {
 		id: form.id,
 		slug: form.slug,
@@ -251,6 +256,19 @@ export function previewForm(
 		oneResponsePer: draft.limits.oneResponsePer,
 		confirmationMessage: draft.confirmationMessage,
 		submitLabel: draft.submitLabel,
+		theme: {
+			mode: theme.mode,
+			accentColor: theme.accentColor,
+			accentForeground: theme.accentColor ? readableTextOn(theme.accentColor) : null,
+			backgroundColor: theme.backgroundColor,
+			font: theme.font,
+			corners: theme.corners,
+			logo: images.logo,
+			cover: images.cover,
+			// Confined to the form by the server: the saved CSS, until the draft's is saved too.
+			css: form.themeCss,
+			showBranding: !theme.removeBranding,
+		},
 		renderToken: '',
 	}
 }

@@ -192,3 +192,49 @@ describe('the public form page', () => {
 		await waitFor(() => expect(window.localStorage.getItem('blocksmith.form-draft.f1')).toContain('Ada'))
 	})
 })
+
+describe('the theme', () => {
+	const themed = (theme: Partial<PublicForm['theme']>) => {
+		const form = pageForm()
+		return { form: { ...form, theme: { ...form.theme, ...theme } } }
+	}
+
+	it('puts the colours, font, corners, images and confined CSS on the form root, inside its containment', () => {
+		render(
+			<FormPage
+				idOrSlug="enquiry"
+				initial={themed({
+					accentColor: '#facc15',
+					accentForeground: '#000000',
+					backgroundColor: '#0f172a',
+					font: 'serif',
+					corners: 'square',
+					logo: 'https://cdn.example/logo.png',
+					cover: 'https://cdn.example/cover.png',
+					css: '.bs-form h1{text-transform:uppercase}',
+				})}
+			/>,
+		)
+		const heading = screen.getByRole('heading', { level: 1, name: 'Enquiry' })
+		const root = heading.closest('.bs-form') as HTMLElement
+		expect(root).not.toBeNull()
+		expect(root.dataset.font).toBe('serif')
+		expect(root.dataset.corners).toBe('square')
+		expect(root.style.getPropertyValue('--primary')).toBe('#facc15')
+		expect(root.style.getPropertyValue('--primary-foreground')).toBe('#000000')
+		expect(root.className).toContain('[contain:layout_paint]')
+		expect(root.querySelector('style')?.textContent).toBe('.bs-form h1{text-transform:uppercase}')
+		const images = Array.from(root.querySelectorAll('img')).map((image) => image.getAttribute('src'))
+		expect(images).toEqual(['https://cdn.example/cover.png', 'https://cdn.example/logo.png'])
+		expect((root.parentElement?.parentElement as HTMLElement).style.backgroundColor).toBe('rgb(15, 23, 42)')
+		// The branding sits outside the root, where the author's CSS cannot reach it.
+		const branding = screen.getByRole('link', { name: /Made with/ })
+		expect(root.contains(branding)).toBe(false)
+	})
+
+	it('without branding, the page says nothing about the product', () => {
+		render(<FormPage idOrSlug="enquiry" initial={themed({ showBranding: false })} />)
+		screen.getByRole('heading', { level: 1, name: 'Enquiry' })
+		expect(screen.queryByText(/Made with/)).toBeNull()
+	})
+})

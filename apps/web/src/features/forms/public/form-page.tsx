@@ -2,6 +2,7 @@ import type { PublicForm } from '@blocksmith/contracts/forms.ts'
 import { type FormEvent, type ReactNode, useCallback, useEffect, useId, useState } from 'react'
 import { controlClasses } from '#src/components/ui/control-classes.ts'
 import { FormCard, FormNotice, FormView, primaryButtonClasses } from '../components/form-view.tsx'
+import { ThemeRoot } from '../components/theme-root.tsx'
 import { isEmbedded } from './embedded.ts'
 import { fetchPublicForm, PublicApiError, unlockPublicForm } from './public-api.ts'
 
@@ -332,10 +333,17 @@ export function FormPage({ idOrSlug, initial = null }: { idOrSlug: string; initi
 
 	// Embedded, the page is as tall as the form (the frame follows it), not as tall as the frame.
 	const frame = isEmbedded() ? 'py-3 sm:py-4' : 'min-h-dvh py-6 sm:py-12'
+	const theme = 'form' in state ? state.form.theme : null
 	return (
-		<div className={`flex flex-col items-center gap-8 bg-muted/40 px-3 sm:px-4 ${frame}`}>
-			<main className="w-full max-w-2xl">{content}</main>
-			<Footer />
+		<div
+			className={`flex flex-col items-center gap-8 px-3 sm:px-4 ${theme?.backgroundColor ? '' : 'bg-muted/40'} ${frame}`}
+			style={theme?.backgroundColor ? { backgroundColor: theme.backgroundColor } : undefined}
+		>
+			<main className="w-full max-w-2xl">
+				<ThemeRoot theme={theme}>{content}</ThemeRoot>
+			</main>
+			{/* Outside the theme's root: the author's CSS cannot reach it. */}
+			{theme?.showBranding === false ? null : <Footer />}
 		</div>
 	)
 }

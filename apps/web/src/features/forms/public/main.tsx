@@ -28,10 +28,14 @@ if (!root) {
 	throw new Error('form.html has no #root element')
 }
 
+const initial = readPageData()
+// The author's choice of light or dark wins over the visitor's system (auto follows it).
+const mode = initial && 'form' in initial ? initial.form.theme.mode : 'auto'
+
 createRoot(root).render(
 	<StrictMode>
-		<ThemeProvider>
-			<FormPage idOrSlug={idFromPath(window.location.pathname)} initial={readPageData()} />
+		<ThemeProvider forcedTheme={mode === 'auto' ? undefined : mode}>
+			<FormPage idOrSlug={idFromPath(window.location.pathname)} initial={initial} />
 		</ThemeProvider>
 	</StrictMode>,
 )

@@ -76,6 +76,18 @@ export function makeForm(fields: PublicField[], extra: Partial<PublicForm> = {})
 		closedMessage: null,
 		confirmationMessage: 'Thanks!',
 		submitLabel: 'Send',
+		theme: {
+			mode: 'auto',
+			accentColor: null,
+			accentForeground: null,
+			backgroundColor: null,
+			font: 'default',
+			corners: 'rounded',
+			logo: null,
+			cover: null,
+			css: null,
+			showBranding: true,
+		},
 		renderToken: 'render-1',
 		...extra,
 	}

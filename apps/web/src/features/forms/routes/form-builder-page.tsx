@@ -1,4 +1,4 @@
-import type { Form, FormField, FormPage } from '@blocksmith/contracts/forms.ts'
+import type { Form, FormField, FormPage, FormTheme } from '@blocksmith/contracts/forms.ts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Eye, Globe, GlobeLock } from 'lucide-react'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
@@ -19,6 +19,7 @@ import { FormPreview } from '../components/form-preview.tsx'
 import { FormSettings } from '../components/form-settings.tsx'
 import { LogicEditor } from '../components/logic-editor.tsx'
 import { type LocalUploads, PageSettings, usePageImage } from '../components/page-settings.tsx'
+import { ThemeSettings } from '../components/theme-settings.tsx'
 import {
 	changesOf,
 	type DraftErrors,
@@ -34,7 +35,7 @@ import {
 } from '../lib/draft.ts'
 import { publicUrl } from '../lib/form-paths.ts'
 
-type Section = 'fields' | 'logic' | 'page' | 'settings'
+type Section = 'fields' | 'logic' | 'page' | 'theme' | 'settings'
 
 /** /forms/:id/edit: fields, page and settings of a form, with a live preview. */
 export function FormBuilderPage() {
@@ -42,11 +43,17 @@ export function FormBuilderPage() {
 	return <FormGate id={id}>{(form) => <FormBuilder key={form.id} form={form} />}</FormGate>
 }
 
-const sectionLabels: Record<Section, string> = { fields: 'Fields', logic: 'Logic', page: 'Page', settings: 'Settings' }
+const sectionLabels: Record<Section, string> = {
+	fields: 'Fields',
+	logic: 'Logic',
+	page: 'Page',
+	theme: 'Theme',
+	settings: 'Settings',
+}
 
 function sectionOf(path: string): Section {
 	const [head] = path.split('.')
-	return head === 'fields' || head === 'logic' || head === 'page' ? head : 'settings'
+	return head === 'fields' || head === 'logic' || head === 'page' || head === 'theme' ? head : 'settings'
 }
 
 function FormBuilder({ form }: { form: Form }) {
@@ -72,6 +79,11 @@ function FormBuilder({ form }: { form: Form }) {
 
 	function changePage(changes: Partial<FormPage>, path: string): void {
 		setDraft((current) => ({ ...current, page: { ...current.page, ...changes } }))
+		setErrors((current) => withoutErrors(current, path))
+	}
+
+	function changeTheme(changes: Partial<FormTheme>, path: string): void {
+		setDraft((current) => ({ ...current, theme: { ...current.theme, ...changes } }))
 		setErrors((current) => withoutErrors(current, path))
 	}
 
@@ -213,9 +225,13 @@ function FormBuilder({ form }: { form: Form }) {
 
 	const thumbnail = usePageImage(draft.page.pageThumbnail, uploads)
 	const favicon = usePageImage(draft.page.favicon, uploads)
+	const logo = usePageImage(draft.theme.logo, uploads)
+	const cover = usePageImage(draft.theme.cover, uploads)
 	const preview = previewForm(form, draft, properties, {
 		pageThumbnail: thumbnail?.url ?? null,
 		favicon: favicon?.url ?? null,
+		logo: logo?.url ?? null,
+		cover: cover?.url ?? null,
 	})
 	const sectionHasErrors = (name: Section) => Object.keys(errors).some((path) => sectionOf(path) === name)
 
@@ -308,7 +324,7 @@ function FormBuilder({ form }: { form: Form }) {
 				<div className={cn('min-w-0', isPreviewShown && 'hidden xl:block')}>
 					<Tabs value={section} onValueChange={(value) => setSection(value as Section)}>
 						<TabsList aria-label="Form settings">
-							{(['fields', 'logic', 'page', 'settings'] as const).map((name) => (
+							{(['fields', 'logic', 'page', 'theme', 'settings'] as const).map((name) => (
 								<TabsTrigger key={name} value={name}>
 									{sectionLabels[name]}
 									{sectionHasErrors(name) ? <span aria-hidden className="size-1.5 rounded-full bg-error" /> : null}
@@ -354,6 +370,16 @@ function FormBuilder({ form }: { form: Form }) {
 								uploads={uploads}
 								onUploaded={(blobId, file) => setUploads((current) => ({ ...current, [blobId]: file }))}
 								onChange={changePage}
+							/>
+						</TabsContent>
+						<TabsContent value="theme">
+							<ThemeSettings
+								theme={draft.theme}
+								savedCss={form.theme.customCss}
+								errors={errors}
+								uploads={uploads}
+								onUploaded={(blobId, file) => setUploads((current) => ({ ...current, [blobId]: file }))}
+								onChange={changeTheme}
 							/>
 						</TabsContent>
 						<TabsContent value="settings">
