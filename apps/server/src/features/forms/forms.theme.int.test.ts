@@ -136,7 +136,7 @@ describe('form themes', () => {
 		expect(served.status).toBe(200)
 		expect(served.headers.get('content-type')).toBe('image/png')
 		expect(page.body.theme.logo).toMatch(/^data:image\/svg\+xml;base64,/)
-		const inlined = Buffer.from(String(page.body.theme.logo).split(',')[1], 'base64').toString('utf8')
+		const inlined = Buffer.from(String(page.body.theme.logo).split(',')[1] ?? '', 'base64').toString('utf8')
 		expect(inlined).toContain('<rect')
 		expect(inlined).not.toMatch(/script|onload/i)
 		// SVGs are never served as they came.
