@@ -226,7 +226,7 @@ describe('the theme', () => {
 		expect(root.querySelector('style')?.textContent).toBe('.bs-form h1{text-transform:uppercase}')
 		const images = Array.from(root.querySelectorAll('img')).map((image) => image.getAttribute('src'))
 		expect(images).toEqual(['https://cdn.example/cover.png', 'https://cdn.example/logo.png'])
-		expect((root.parentElement?.parentElement as HTMLElement).style.backgroundColor).toBe('rgb(15, 23, 42)')
+		expect(root.closest<HTMLElement>('main')?.parentElement?.style.backgroundColor).toBe('rgb(15, 23, 42)')
 		// The branding sits outside the root, where the author's CSS cannot reach it.
 		const branding = screen.getByRole('link', { name: /Made with/ })
 		expect(root.contains(branding)).toBe(false)
