@@ -108,6 +108,12 @@ describe('scopeCss', () => {
 		expect(result.problems[0]).toMatch(/^Line \d+: /)
 	})
 
+	test('an @import is one problem, not also one for its address', () => {
+		expect(scopeCss('@import url(https://evil.example/x.css);', scope).problems).toEqual([
+			"Line 1: @import is not allowed: a form's CSS cannot load other files.",
+		])
+	})
+
 	test('a problem names its line', () => {
 		expect(scopeCss('p { color: red }\n\n@import "x.css";', scope).problems).toEqual([
 			"Line 3: @import is not allowed: a form's CSS cannot load other files.",

@@ -54,7 +54,9 @@ export function scopeCss(source: string, scope: string): CssCheck {
 					)
 				}
 			} else if (node.type === 'Url') {
-				if (!isDataUri(node.value)) {
+				// An @import is refused as a whole; its address need not be told apart.
+				const isImported = this.atrule?.name.toLowerCase() === 'import'
+				if (!isDataUri(node.value) && !isImported) {
 					problems.push(
 						`Line ${line(node)}: url() can only hold a data: image or font; a form's CSS cannot load files from elsewhere.`,
 					)
