@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { globSync, mkdtempSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createFakeNotion } from '../server/src/test/fake-notion/fake-notion.ts'
@@ -8,7 +9,8 @@ import { findChromium } from './chromium.ts'
 import { buildWebIfStale, runNode, type ServerUnderTest, startServer } from './server-process.ts'
 
 // Runs the browser journeys against the real thing: the built web app served by the real
-// server on a fresh embedded database, driven by headless Chromium. Usage:
+// server on a fresh embedded database, driven by headless Chromium; before them, the shared
+// modules' unit suites in Chromium. Usage:
 //   npm run -w @blocksmith/e2e test [-- <journey files or globs, relative to apps/e2e>]
 
 const e2eDir = import.meta.dirname
@@ -42,6 +44,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 			child.kill('SIGTERM')
 		}
 	})
+}
+
+// The shared modules' own suites run in Chromium first (vitest.browser.config.ts), with the
+// whole set only: a run of chosen journeys is about those journeys.
+if (process.argv.length <= 2) {
+	const vitest = path.join(path.dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs')
+	const code = await runNode([vitest, 'run', '--config', 'vitest.browser.config.ts'], e2eDir, process.env, children)
+	if (code !== 0) {
+		console.error('The shared modules failed their tests in Chromium.')
+		process.exit(1)
+	}
 }
 
 if (!(await buildWebIfStale(children))) {
