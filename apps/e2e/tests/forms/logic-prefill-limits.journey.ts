@@ -31,24 +31,31 @@ async function enquiriesForm(name: string, personName: string) {
 	return { account, token, form, enquiries, field, patch }
 }
 
-test('a rule reveals a field, and a hidden field takes its value from the link into its property', async (t) => {
-	const { token, form, enquiries, field, patch } = await enquiriesForm('Project enquiry', 'Rita Rules')
-	const [service, budget, message] = [field('Service'), field('Budget'), field('Message')]
-	await patch({
-		published: true,
-		fields: form.fields.map((f) =>
-			f.id === message.id ? { ...f, hidden: true, param: 'source' } : f.id === budget.id ? { ...f, required: true } : f,
-		),
-		logic: [
-			{
-				id: 'budget-for-consulting',
-				match: 'all',
-				conditions: [{ fieldId: service.id, operator: 'equals', value: 'Consulting' }],
-				action: 'show',
-				fieldIds: [budget.id],
-			},
-		],
-	})
+test('a rule set in the builder reveals a field, and a hidden field takes its value from the link into its property', async (t) => {
+	const { account, form, enquiries } = await enquiriesForm('Project enquiry', 'Rita Rules')
+
+	// The owner sets it all up in the builder: Message hidden and filled from `?source=`, Budget
+	// required and shown only for Consulting.
+	const owner = await newPage(browser(), { account })
+	t.after(() => owner.context.close())
+	const builder = owner.page
+	await builder.goto(`/forms/${form.id}/edit`)
+	const fieldList = builder.getByRole('list', { name: 'Fields' })
+	await fieldList.getByRole('button', { name: 'Edit Message', exact: true }).click()
+	await builder.getByRole('switch', { name: 'Hidden field' }).click()
+	await builder.getByRole('textbox', { name: 'URL parameter' }).fill('source')
+	await fieldList.getByRole('button', { name: 'Edit Budget', exact: true }).click()
+	await builder.getByRole('switch', { name: 'Required' }).click()
+	await builder.getByRole('tab', { name: 'Logic' }).click()
+	await builder.getByRole('button', { name: 'Add rule' }).click()
+	await builder.getByRole('combobox', { name: 'Action of rule 1' }).selectOption({ label: 'Show' })
+	await builder.getByRole('group', { name: 'Fields of rule 1' }).getByRole('checkbox', { name: 'Budget' }).check()
+	await builder.getByRole('combobox', { name: 'Field of condition 1 of rule 1' }).selectOption({ label: 'Service' })
+	await builder.getByRole('combobox', { name: 'Comparison of condition 1 of rule 1' }).selectOption({ label: 'is' })
+	await builder.getByRole('combobox', { name: 'Value of condition 1 of rule 1' }).selectOption({ label: 'Consulting' })
+	await builder.getByRole('button', { name: 'Publish', exact: true }).click()
+	await builder.getByRole('button', { name: 'Unpublish', exact: true }).waitFor()
+	const token = account.token
 
 	const visitor = await newPage(browser())
 	t.after(() => visitor.context.close())
