@@ -1,7 +1,9 @@
 import type { ChildProcess } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { deflateSync } from 'node:zlib'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { chromiumFlags, findChromium } from './chromium.ts'
 import { createHttpApi, randomClientIp } from './http-api.ts'
@@ -31,6 +33,19 @@ const userAgents = {
 		'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
 }
 
+/** The Attachments field's limits in the pictures: three files of 2 MB, PDFs and images. */
+const attachmentRules = { maxFiles: 3, maxFileBytes: 2 * 1024 * 1024, accept: ['.pdf', 'image/*'] }
+
+const pdfBytes = Buffer.from('%PDF-1.4\n% a site plan for the screenshots\n')
+
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+	let c = n
+	for (let k = 0; k < 8; k++) {
+		c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+	}
+	return c >>> 0
+})
+
 type Shot = {
 	/** File name without the theme and extension, e.g. 'settings-members'. */
 	name: string
@@ -59,8 +74,18 @@ function heading(name: string, level = 1) {
 
 /** The builder with its fields and its preview loaded. */
 async function builderReady(page: Page) {
-	await heading('Contact us')(page)
-	await page.getByRole('list', { name: 'Fields' }).getByRole('button', { name: 'Edit Service', exact: true }).waitFor()
+	await builderOf('Contact us')(page)
+}
+
+/** The builder of the form named `name`, with its fields and its preview loaded. */
+function builderOf(name: string, field = 'Service') {
+	return async (page: Page) => {
+		await heading(name)(page)
+		await page
+			.getByRole('list', { name: 'Fields' })
+			.getByRole('button', { name: `Edit ${field}`, exact: true })
+			.waitFor()
+	}
 }
 
 const children = new Set<ChildProcess>()
@@ -135,7 +160,7 @@ try {
 	const graceMail = await waitForMail(dataDir, 'grace@example.com', (mail) => mail.subject.includes('invited you'))
 	const graceLink = new URL(graceMail.links.find((link) => link.includes('/invite/')) ?? '')
 
-	const forms = await seedForms(api, ada.token)
+	const forms = await seedForms(api, baseUrl, ada.token)
 
 	const shots: Shot[] = [
 		{
@@ -173,7 +198,7 @@ try {
 		},
 		{
 			name: 'forms',
-			caption: 'Forms: three forms on the sample workspace’s Enquiries database, two published and a draft',
+			caption: 'Forms: five forms on the sample workspace’s Enquiries database, four published and a draft',
 			path: '/forms',
 			isSignedIn: true,
 			ready: async (page) => {
@@ -224,6 +249,49 @@ try {
 			desktopSize: wide,
 		},
 		{
+			name: 'form-builder-logic',
+			caption: 'Form builder → Logic: a rule that shows Budget when the service is Consulting',
+			path: `/forms/${forms.draft.id}/edit`,
+			isSignedIn: true,
+			ready: builderOf('Project brief'),
+			prepare: async (page) => {
+				await page.getByRole('tab', { name: 'Logic' }).click()
+				await page.getByRole('list', { name: 'Rules' }).waitFor()
+			},
+			desktopSize: wide,
+		},
+		{
+			name: 'form-builder-theme',
+			caption: 'Form builder → Theme: accent colour, serif font, square corners, logo, cover and custom CSS',
+			path: `/forms/${forms.studio.id}/edit`,
+			isSignedIn: true,
+			ready: builderOf('Studio brief'),
+			prepare: async (page) => {
+				await page.getByRole('tab', { name: 'Theme' }).click()
+				await page.getByRole('textbox', { name: 'Custom CSS' }).waitFor()
+				// The logo and the cover, shown from their short-lived URLs.
+				await page.waitForFunction(() =>
+					Array.from(document.images).every((image) => image.complete && image.naturalWidth > 0),
+				)
+			},
+			desktopSize: wide,
+		},
+		{
+			name: 'form-builder-file-field',
+			caption: 'Form builder → Fields, the Attachments field open with its file limits',
+			path: `/forms/${forms.draft.id}/edit`,
+			isSignedIn: true,
+			ready: builderOf('Project brief', 'Attachments'),
+			prepare: async (page) => {
+				await page
+					.getByRole('list', { name: 'Fields' })
+					.getByRole('button', { name: 'Edit Attachments', exact: true })
+					.click()
+				await page.getByLabel('Accepted types').waitFor()
+			},
+			desktopSize: wide,
+		},
+		{
 			name: 'form-submissions',
 			caption: 'A form’s submissions: delivered into the database, and one caught as spam',
 			path: `/forms/${forms.contact.id}/submissions`,
@@ -232,6 +300,16 @@ try {
 				const table = page.getByRole('table', { name: 'Submissions to Contact us' })
 				await table.getByText('Spam', { exact: true }).waitFor()
 				await table.getByText('Grace Hopper').waitFor()
+			},
+		},
+		{
+			name: 'form-submissions-files',
+			caption: 'A form’s submissions with files: each file a link to open it',
+			path: `/forms/${forms.files.id}/submissions`,
+			isSignedIn: true,
+			ready: async (page) => {
+				const table = page.getByRole('table', { name: `Submissions to ${forms.filesName}` })
+				await table.getByRole('button', { name: 'site-plan.pdf' }).waitFor()
 			},
 		},
 		{
@@ -286,6 +364,39 @@ try {
 				await page.getByRole('textbox', { name: 'Message' }).fill('Trajectories, mostly.')
 				await page.getByRole('button', { name: 'Send enquiry' }).click()
 				await page.getByRole('status').filter({ hasText: forms.confirmationMessage }).waitFor()
+			},
+			viewports: ['desktop', 'phone'],
+		},
+		{
+			name: 'public-form-themed',
+			caption: 'A published form with a theme: accent colour, serif font, square corners, logo and cover',
+			path: `/forms/${forms.studio.id}`,
+			isSignedIn: false,
+			ready: async (page) => {
+				await heading(forms.studioTitle)(page)
+				await page.waitForFunction(() =>
+					Array.from(document.images).every((image) => image.complete && image.naturalWidth > 0),
+				)
+			},
+			viewports: ['desktop', 'phone'],
+		},
+		{
+			name: 'public-form-files',
+			caption: 'A published form’s file field: one file uploaded, one refused for its type',
+			path: `/forms/${forms.files.id}`,
+			isSignedIn: false,
+			ready: heading(forms.filesTitle),
+			prepare: async (page) => {
+				const attachments = page.getByRole('group', { name: 'Attachments' })
+				const chooser = attachments.getByLabel(/^Choose (files|a file)$/)
+				await chooser.setInputFiles({ name: 'floor-plan.pdf', mimeType: 'application/pdf', buffer: pdfBytes })
+				await attachments.getByRole('button', { name: 'Remove floor-plan.pdf' }).waitFor()
+				await chooser.setInputFiles({
+					name: 'meeting-notes.txt',
+					mimeType: 'text/plain',
+					buffer: Buffer.from('Notes from our first call.'),
+				})
+				await attachments.getByRole('button', { name: 'Dismiss meeting-notes.txt' }).waitFor()
 			},
 			viewports: ['desktop', 'phone'],
 		},
@@ -489,10 +600,11 @@ type HttpApi = ReturnType<typeof createHttpApi>
 
 /**
  * The forms in the pictures, all on the sample workspace's Enquiries database: "Contact us",
- * published, answered and viewed; "Partner programme", published behind a password; and
- * "Project brief", a draft.
+ * published, answered and viewed; "Partner programme", published behind a password; "Studio
+ * brief", published with a theme; "Send us files", published with a file field and answered with
+ * files; and "Project brief", a draft with a rule and file limits.
  */
-async function seedForms(api: HttpApi, token: string) {
+async function seedForms(api: HttpApi, baseUrl: string, token: string) {
 	await api.callOk('/dashboard/workspaces/sample', { token, json: {} })
 	const databases = await api.callOk<{ id: string; name: string }[]>('/dashboard/local/databases', { token })
 	const enquiries = databases.find((database) => database.name === 'Enquiries')
@@ -514,7 +626,22 @@ async function seedForms(api: HttpApi, token: string) {
 		})
 
 	// Created first, so the list (most recently edited first) shows it last.
-	const draft = await create('Project brief')
+	const createdDraft = await create('Project brief')
+	const draftField = (label: string) => createdDraft.fields.find((field) => field.label === label)?.id ?? label
+	const draft = await update(createdDraft.id, {
+		fields: createdDraft.fields.map((field) =>
+			field.label === 'Attachments' ? { ...field, fileRules: attachmentRules } : field,
+		),
+		logic: [
+			{
+				id: 'r1',
+				match: 'all',
+				conditions: [{ fieldId: draftField('Service'), operator: 'equals', value: 'Consulting' }],
+				action: 'show',
+				fieldIds: [draftField('Budget')],
+			},
+		],
+	})
 
 	const partnerTitle = 'Partner programme application'
 	const partner = await create('Partner programme')
@@ -524,6 +651,88 @@ async function seedForms(api: HttpApi, token: string) {
 		password: 'analytical',
 		published: true,
 	})
+
+	// A themed form: the studio's colour, serif type, square corners, its logo over a cover.
+	const studioTitle = 'Start a project with the studio'
+	const studio = await create('Studio brief')
+	const logo = await uploadImage(api, baseUrl, token, 'studio-logo.png', logoPng())
+	const cover = await uploadImage(api, baseUrl, token, 'studio-cover.png', coverPng())
+	await update(studio.id, {
+		fields: pick(studio, {
+			Name: { required: true },
+			Email: { required: true },
+			Service: {},
+			Message: { kind: 'long_text', placeholder: 'A few lines about the project' },
+		}),
+		page: {
+			pageTitle: studioTitle,
+			pageDescription: 'Tell us what you have in mind; a designer answers within a day.',
+		},
+		theme: {
+			accentColor: '#0f766e',
+			font: 'serif',
+			corners: 'square',
+			logo: { blobId: logo },
+			cover: { blobId: cover },
+			customCss: 'h1 { letter-spacing: -0.02em }',
+		},
+		submitLabel: 'Send brief',
+		published: true,
+	})
+
+	// A form with a file field, answered with files.
+	const filesName = 'Send us files'
+	const filesTitle = 'Share your plans'
+	const createdFiles = await create(filesName)
+	const files = await update(createdFiles.id, {
+		fields: pick(createdFiles, {
+			Name: { required: true },
+			Email: { required: true },
+			Message: { kind: 'long_text' },
+			Attachments: { fileRules: attachmentRules, helpText: 'Plans, sketches or photos of the site.' },
+		}),
+		page: { pageTitle: filesTitle, pageDescription: 'Send us what you have so far; drawings help.' },
+		published: true,
+	})
+	const filesField = (label: string) => files.fields.find((field) => field.label === label)?.id ?? label
+	const fileAnswers = [
+		{
+			Name: 'Margaret Hamilton',
+			Email: 'margaret@example.com',
+			Message: 'The plan and two photos of the site.',
+			Attachments: ['site-plan.pdf', 'north-view.png', 'street-view.png'],
+		},
+		{ Name: 'Annie Easley', Email: 'annie@example.com', Attachments: ['brief.pdf'] },
+	]
+	for (const [index, answer] of fileAnswers.entries()) {
+		const uploaded: { blobId: string; name: string }[] = []
+		for (const name of answer.Attachments) {
+			const isPdf = name.endsWith('.pdf')
+			const bytes = isPdf ? pdfBytes : logoPng()
+			const announced = await api.callOk<DirectUpload>(`/api/forms/${files.id}/uploads`, {
+				json: {
+					fieldId: filesField('Attachments'),
+					filename: name,
+					byteSize: bytes.byteLength,
+					checksum: createHash('md5').update(bytes).digest('base64'),
+					contentType: isPdf ? 'application/pdf' : 'image/png',
+				},
+			})
+			await putUpload(baseUrl, announced, bytes)
+			uploaded.push({ blobId: announced.id, name })
+		}
+		const page = await api.callOk<{ renderToken: string }>(`/api/forms/${files.id}`)
+		await api.callOk('/api/submissions', {
+			json: {
+				formId: files.id,
+				answers: Object.fromEntries(
+					Object.entries({ ...answer, Attachments: uploaded }).map(([label, value]) => [filesField(label), value]),
+				),
+				idempotencyKey: `screenshot-files-${index}`,
+				renderToken: page.renderToken,
+			},
+		})
+	}
 
 	const contactTitle = 'Work with us'
 	const confirmationMessage = 'Thank you! We read every enquiry and answer within two working days.'
@@ -626,7 +835,11 @@ async function seedForms(api: HttpApi, token: string) {
 			{ token },
 		)
 		const analytics = await api.callOk<{ views: number }>(`/dashboard/forms/${contact.id}/analytics`, { token })
-		if (!submissions.counts.pending && analytics.views >= views) {
+		const withFiles = await api.callOk<{ counts: Record<string, number> }>(
+			`/dashboard/forms/${files.id}/submissions?limit=1`,
+			{ token },
+		)
+		if (!submissions.counts.pending && !withFiles.counts.pending && analytics.views >= views) {
 			break
 		}
 		if (Date.now() > deadline) {
@@ -634,5 +847,104 @@ async function seedForms(api: HttpApi, token: string) {
 		}
 		await new Promise((resolve) => setTimeout(resolve, 500))
 	}
-	return { contact, contactTitle, confirmationMessage, partner, partnerTitle, draft }
+	return {
+		contact,
+		contactTitle,
+		confirmationMessage,
+		partner,
+		partnerTitle,
+		draft,
+		studio,
+		studioTitle,
+		files,
+		filesName,
+		filesTitle,
+	}
+}
+
+type DirectUpload = { id: string; directUpload: { url: string; headers: Record<string, string> } }
+
+/** PUTs the bytes to the signed URL a direct upload was announced with. */
+async function putUpload(baseUrl: string, announced: DirectUpload, bytes: Buffer): Promise<void> {
+	const url = new URL(announced.directUpload.url)
+	const response = await fetch(`${baseUrl}${url.pathname}${url.search}`, {
+		method: 'PUT',
+		headers: { ...announced.directUpload.headers, 'x-forwarded-for': randomClientIp() },
+		body: new Uint8Array(bytes),
+	})
+	if (!response.ok) {
+		throw new Error(`PUT ${url.pathname}: ${response.status} ${await response.text()}`)
+	}
+}
+
+/** Uploads an image as the dashboard does (announce with its MD5, then PUT); its blob id. */
+async function uploadImage(api: HttpApi, baseUrl: string, token: string, name: string, bytes: Buffer): Promise<string> {
+	const announced = await api.callOk<DirectUpload>('/dashboard/active_storage/direct_uploads', {
+		token,
+		json: {
+			filename: name,
+			byteSize: bytes.byteLength,
+			checksum: createHash('md5').update(bytes).digest('base64'),
+			contentType: 'image/png',
+		},
+	})
+	await putUpload(baseUrl, announced, bytes)
+	return announced.id
+}
+
+function crc32(bytes: Buffer): number {
+	let c = 0xffffffff
+	for (const byte of bytes) {
+		c = (crcTable[(c ^ byte) & 0xff] ?? 0) ^ (c >>> 8)
+	}
+	return (c ^ 0xffffffff) >>> 0
+}
+
+/** An RGB PNG drawn pixel by pixel, so the pictures need no image files of their own. */
+function png(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Buffer {
+	const raw = Buffer.alloc((width * 3 + 1) * height)
+	for (let y = 0; y < height; y++) {
+		const row = y * (width * 3 + 1)
+		for (let x = 0; x < width; x++) {
+			raw.set(pixel(x, y), row + 1 + x * 3)
+		}
+	}
+	const chunk = (type: string, data: Buffer) => {
+		const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
+		const length = Buffer.alloc(4)
+		length.writeUInt32BE(data.byteLength)
+		const crc = Buffer.alloc(4)
+		crc.writeUInt32BE(crc32(body))
+		return Buffer.concat([length, body, crc])
+	}
+	const header = Buffer.alloc(13)
+	header.writeUInt32BE(width, 0)
+	header.writeUInt32BE(height, 4)
+	header.set([8, 2, 0, 0, 0], 8)
+	return Buffer.concat([
+		Buffer.from('89504e470d0a1a0a', 'hex'),
+		chunk('IHDR', header),
+		chunk('IDAT', deflateSync(raw)),
+		chunk('IEND', Buffer.alloc(0)),
+	])
+}
+
+/** The studio's logo: a white ring on teal. */
+function logoPng(): Buffer {
+	return png(128, 128, (x, y) => {
+		const distance = Math.hypot(x - 63.5, y - 63.5)
+		return distance > 30 && distance < 42 ? [255, 255, 255] : [15, 118, 110]
+	})
+}
+
+/** The cover: a teal-to-sand gradient with soft diagonal bands. */
+function coverPng(): Buffer {
+	const width = 1600
+	const height = 400
+	return png(width, height, (x, y) => {
+		const t = x / width
+		const band = (Math.sin((x + y * 1.5) / 90) + 1) / 2
+		const mix = (from: number, to: number) => Math.round(from + (to - from) * t + band * 14)
+		return [mix(15, 233), mix(118, 213), mix(110, 178)].map((value) => Math.min(255, value)) as [number, number, number]
+	})
 }

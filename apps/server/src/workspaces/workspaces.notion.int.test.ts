@@ -413,7 +413,8 @@ describe('writes to Notion', () => {
 		for (const title of titles) {
 			expect(await pagesTitled(demo.dataSources.clients, title)).toBe(1)
 		}
-	})
+		// 36 failed attempts and their backoff take about 40 s alone; a busy CI machine needs more.
+	}, 180_000)
 
 	test('a create whose response was lost is not created twice', async () => {
 		const { token, workspaceId, byName } = await connected()
