@@ -1,19 +1,18 @@
 import type { Role } from '@blocksmith/contracts/teams.ts'
-import { and, asc, eq } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import type { MiddlewareHandler } from 'hono'
 import type { Db } from '#src/db/client.ts'
 import type { AppEnv } from '#src/lib/context.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { members, sessions } from './auth.schema.ts'
+import type { CheckedSession } from './auth.session.ts'
 import { type Auth, clientIpHeader } from './auth.ts'
-
-type SessionResult = NonNullable<Awaited<ReturnType<Auth['api']['getSession']>>>
 
 export type SessionEnv = AppEnv & {
 	Variables: AppEnv['Variables'] & {
-		session: SessionResult
+		session: CheckedSession
 		/** Headers to pass on to better-auth calls made on the caller's behalf. */
-		authHeaders: Headers
+		authHeaders: () => Headers
 	}
 }
 
@@ -44,16 +43,13 @@ function bearerHeaders(headers: Headers, clientIp: string): Headers {
 
 export function requireSession(auth: Auth): MiddlewareHandler<SessionEnv> {
 	return async (c, next) => {
-		const authHeaders = bearerHeaders(c.req.raw.headers, c.var.clientIp)
-		if (!authHeaders.has('authorization')) {
-			throw new AppError('UNAUTHENTICATED')
-		}
-		const session = await auth.api.getSession({ headers: authHeaders })
+		const session = await auth.checkSession(c.req.header('authorization'))
 		if (!session) {
 			throw new AppError('UNAUTHENTICATED')
 		}
 		c.set('session', session)
-		c.set('authHeaders', authHeaders)
+		// Built only when a handler calls better-auth on the caller's behalf.
+		c.set('authHeaders', () => bearerHeaders(c.req.raw.headers, c.get('clientIp')))
 		await next()
 	}
 }
@@ -65,9 +61,9 @@ export function requireSession(auth: Auth): MiddlewareHandler<SessionEnv> {
  */
 export function requireMember(db: Db): MiddlewareHandler<MemberEnv> {
 	return async (c, next) => {
-		const { session, user } = c.var.session
-		const activeId = (session as { activeOrganizationId?: string | null }).activeOrganizationId ?? null
-		let membership = activeId ? await findMembership(db, user.id, activeId) : undefined
+		const { session, user, membership: active } = c.get('session')
+		// Read with the session; missing when the user has left the session's organization.
+		let membership = active
 		if (!membership) {
 			const [first] = await db
 				.select()
@@ -89,13 +85,4 @@ export function requireMember(db: Db): MiddlewareHandler<MemberEnv> {
 		})
 		await next()
 	}
-}
-
-async function findMembership(db: Db, userId: string, organizationId: string) {
-	const [row] = await db
-		.select()
-		.from(members)
-		.where(and(eq(members.userId, userId), eq(members.organizationId, organizationId)))
-		.limit(1)
-	return row
 }

@@ -19,6 +19,7 @@ import {
 	users,
 	verifications,
 } from './auth.schema.ts'
+import { createSessionCheck, sessionLifetime } from './auth.session.ts'
 
 /** The header our middleware sets to the caller's address; whatever a client sends in it is replaced. */
 export const clientIpHeader = 'x-blocksmith-client-ip'
@@ -47,7 +48,7 @@ export function createAuth(deps: { db: Db; config: Config; mail: Mailer; log: Lo
 	const { db, config, mail, log } = deps
 	const confirmUrl = (token: string) => `${config.publicUrl}/confirm?token=${encodeURIComponent(token)}`
 
-	return betterAuth({
+	const auth = betterAuth({
 		appName: 'Blocksmith',
 		baseURL: config.publicUrl,
 		basePath: '/api/auth',
@@ -103,8 +104,8 @@ export function createAuth(deps: { db: Db; config: Config; mail: Mailer; log: Lo
 			},
 		},
 		session: {
-			expiresIn: 30 * 24 * 3600,
-			updateAge: 24 * 3600,
+			expiresIn: sessionLifetime.expiresInSeconds,
+			updateAge: sessionLifetime.updateAgeSeconds,
 		},
 		rateLimit: {
 			enabled: config.rateLimits,
@@ -158,6 +159,8 @@ export function createAuth(deps: { db: Db; config: Config; mail: Mailer; log: Lo
 			}),
 		],
 	})
+	// Every dashboard request checks its bearer token; better-auth does everything else.
+	return Object.assign(auth, { checkSession: createSessionCheck({ db, secret: config.authSecret }) })
 }
 
 async function ensureOrganization(db: Db, userId: string): Promise<string> {

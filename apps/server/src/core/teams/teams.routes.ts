@@ -189,7 +189,7 @@ export function createTeamRoutes(deps: { auth: Auth; db: Db; config: Config }) {
 		db,
 		auth,
 		config,
-		headers: c.var.authHeaders,
+		headers: c.var.authHeaders(),
 		member: c.var.member,
 	})
 
@@ -231,7 +231,7 @@ export function createTeamRoutes(deps: { auth: Auth; db: Db; config: Config }) {
 				db,
 				auth,
 				config,
-				headers: c.var.authHeaders,
+				headers: c.var.authHeaders(),
 				userId: user.id,
 				email: user.email,
 				emailVerified: user.emailVerified,
