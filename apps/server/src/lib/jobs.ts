@@ -1,5 +1,6 @@
+import { type SQL, sql } from 'drizzle-orm'
 import { fromPglite, type JobResult, PgBoss, type QueueOptions } from 'pg-boss'
-import type { Database } from '#src/db/client.ts'
+import type { Database, Db } from '#src/db/client.ts'
 import type { Logger } from './logger.ts'
 
 /** A queue and the function that works its jobs. Modules register theirs before `start`. */
@@ -11,11 +12,24 @@ export type JobQueue<T extends object> = {
 	concurrency?: number
 	/** A cron expression (UTC): pg-boss then sends the queue an empty job on that schedule, once across instances. */
 	cron?: string
+	/**
+	 * For queues that get a job per public request (a delivery per form answer): no NOTIFY per job,
+	 * and jobs fetched this many at a time, every half second while idle and back to back while
+	 * fetches come back full. A NOTIFY makes PostgreSQL take a database-wide lock from the commit
+	 * until its WAL is flushed, so every notifying transaction commits one after the other; on
+	 * PGlite each one woke a fetch of a single job on the only connection.
+	 */
+	batchSize?: number
 }
 
 type SendOptions = {
 	/** Seconds to wait before the job may run. */
 	startAfterSeconds?: number
+	/**
+	 * Insert the job through this connection or transaction: it then commits (or rolls back) with
+	 * the caller's own records, and costs no commit of its own.
+	 */
+	db?: Db
 }
 
 export type Jobs = {
@@ -46,32 +60,40 @@ export function createJobs(options: { database: Database; log: Logger; pollingIn
 			queues.push(queue as unknown as JobQueue<never>)
 		},
 		send: (queue, data, sendOptions) =>
-			boss.send(
-				queue.name,
-				data,
-				sendOptions?.startAfterSeconds
+			boss.send(queue.name, data, {
+				...(sendOptions?.startAfterSeconds
 					? { startAfter: new Date(Date.now() + sendOptions.startAfterSeconds * 1000) }
-					: {},
-			),
+					: {}),
+				...(sendOptions?.db ? { db: throughDrizzle(sendOptions.db) } : {}),
+			}),
 		isRunning: () => isRunning,
 		start: async () => {
 			await boss.start()
 			for (const queue of queues) {
-				await boss.createQueue(queue.name, { ...queue.options, notify: true })
+				const notify = queue.batchSize === undefined
+				await boss.createQueue(queue.name, { ...queue.options, notify })
+				// createQueue leaves an existing queue as it was: a queue that notified before must stop.
+				await boss.updateQueue(queue.name, { notify })
 				const concurrency = queue.concurrency ?? 1
 				await boss.work<object>(
 					queue.name,
-					{
-						pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
-						// New jobs wake the worker at once (NOTIFY); retries coming due are found by this poll.
-						notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 10,
-						// pg-boss waits out the polling interval after every fetch unless a fetch comes back
-						// full: fetching batches, with burst mode, lets a backlog (a burst of form answers,
-						// say) drain at the handlers' pace instead of a batch per interval.
-						batchSize: concurrency * 2,
-						burstWhenBatchFull: true,
-						perJobResults: true,
-					},
+					notify
+						? {
+								pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+								// New jobs wake the worker at once (NOTIFY); retries coming due are found by this poll.
+								notifyPollingIntervalSeconds: options.pollingIntervalSeconds ?? 10,
+								// pg-boss waits out the polling interval after every fetch unless a fetch comes back
+								// full: fetching batches, with burst mode, drains a backlog at the handlers' pace.
+								batchSize: concurrency * 2,
+								burstWhenBatchFull: true,
+								perJobResults: true,
+							}
+						: {
+								pollingIntervalSeconds: 0.5,
+								batchSize: queue.batchSize,
+								burstWhenBatchFull: true,
+								perJobResults: true,
+							},
 					(jobs) =>
 						settleEach(
 							jobs,
@@ -90,6 +112,26 @@ export function createJobs(options: { database: Database; log: Logger; pollingIn
 		stop: async (timeoutMs) => {
 			isRunning = false
 			await boss.stop({ graceful: true, timeout: timeoutMs, close: database.kind === 'postgres' })
+		},
+	}
+}
+
+/**
+ * pg-boss's database interface over a Drizzle connection or transaction, so a job is inserted
+ * by the caller's own transaction. pg-boss writes `$n` placeholders; they become Drizzle params.
+ */
+function throughDrizzle(db: Db) {
+	return {
+		executeSql: async (text: string, values: unknown[] = []) => {
+			const chunks: SQL[] = []
+			let last = 0
+			for (const match of text.matchAll(/\$(\d+)/g)) {
+				chunks.push(sql.raw(text.slice(last, match.index)), sql`${values[Number(match[1]) - 1]}`)
+				last = match.index + match[0].length
+			}
+			chunks.push(sql.raw(text.slice(last)))
+			const result = await db.execute(sql.join(chunks))
+			return { rows: (result as unknown as { rows: unknown[] }).rows }
 		},
 	}
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { WorkspaceWrite, WriteState } from '@blocksmith/contracts/workspaces.ts'
 import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
+import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import type { JobQueue } from '#src/lib/jobs.ts'
 import { ConnectorError } from './connector.ts'
@@ -26,6 +27,8 @@ export function createWriteQueues(deps: () => WorkspaceDeps) {
 		// Deliveries mostly wait on Notion (rate queue, Retry-After): one workspace paused by a
 		// 429 must not hold up the others' deliveries.
 		concurrency: 4,
+		// One job per form answer: fetched in batches, not woken one by one (lib/jobs.ts).
+		batchSize: 32,
 		handle: async ({ writeId }) => deliverWrite(deps(), writeId),
 	}
 	const sweep: JobQueue<Record<string, never>> = {
@@ -70,24 +73,27 @@ type WriteInput = { databaseId: string; rowId?: string; values: Record<string, u
 
 /**
  * Stores a write without queueing it, so a caller can store it in the same transaction as its
- * own record (`ctx.db` may be a transaction) and queue it after the commit with
- * `queueDelivery`. A write whose queueing is lost is picked up by the sweeper within minutes.
+ * own record (`ctx.db` may be a transaction) and queue it in that transaction with
+ * `queueDelivery(…, ctx.db)`. A caller that has just read the database (in the same
+ * organization) passes it as `database` and saves reading it again. A write whose queueing is
+ * lost is picked up by the sweeper within minutes.
  */
-export async function storeWrite(ctx: WorkspaceCtx, input: WriteInput): Promise<WorkspaceWrite> {
-	const [database] = await ctx.db
-		.select()
-		.from(workspaceDatabases)
-		.where(and(eq(workspaceDatabases.id, input.databaseId), eq(workspaceDatabases.organizationId, ctx.orgId)))
-	if (!database) {
-		throw new AppError('NOT_FOUND', { detail: 'No such database.' })
+export async function storeWrite(
+	ctx: WorkspaceCtx,
+	input: WriteInput,
+	database?: typeof workspaceDatabases.$inferSelect,
+): Promise<WorkspaceWrite> {
+	if (database && (database.id !== input.databaseId || database.organizationId !== ctx.orgId)) {
+		throw new Error('storeWrite: the database given is not the one written to')
 	}
-	const values = validateRowValues(database.properties, input.values)
+	const target = database ?? (await findDatabase(ctx, input.databaseId))
+	const values = validateRowValues(target.properties, input.values)
 	let externalRowId: string | null = null
 	if (input.rowId) {
 		const [row] = await ctx.db
 			.select({ externalId: workspaceRows.externalId })
 			.from(workspaceRows)
-			.where(and(eq(workspaceRows.id, input.rowId), eq(workspaceRows.databaseId, database.id)))
+			.where(and(eq(workspaceRows.id, input.rowId), eq(workspaceRows.databaseId, target.id)))
 		externalRowId = found(row, 'No such row.').externalId
 	}
 	const [record] = await ctx.db
@@ -95,8 +101,8 @@ export async function storeWrite(ctx: WorkspaceCtx, input: WriteInput): Promise<
 		.values({
 			id: randomUUID(),
 			organizationId: ctx.orgId,
-			workspaceId: database.workspaceId,
-			databaseId: database.id,
+			workspaceId: target.workspaceId,
+			databaseId: target.id,
 			kind: input.rowId ? 'update' : 'create',
 			externalRowId,
 			values,
@@ -106,8 +112,20 @@ export async function storeWrite(ctx: WorkspaceCtx, input: WriteInput): Promise<
 	return toWrite(found(record), input.rowId ?? null)
 }
 
-export async function queueDelivery(deps: WorkspaceDeps, writeId: string): Promise<void> {
-	await deps.jobs.send(deps.queues.deliver, { writeId })
+async function findDatabase(ctx: WorkspaceCtx, databaseId: string) {
+	const [database] = await ctx.db
+		.select()
+		.from(workspaceDatabases)
+		.where(and(eq(workspaceDatabases.id, databaseId), eq(workspaceDatabases.organizationId, ctx.orgId)))
+	if (!database) {
+		throw new AppError('NOT_FOUND', { detail: 'No such database.' })
+	}
+	return database
+}
+
+/** Queues a stored write's delivery; given `db` (the transaction that stored it), the job commits with it. */
+export async function queueDelivery(deps: WorkspaceDeps, writeId: string, db?: Db): Promise<void> {
+	await deps.jobs.send(deps.queues.deliver, { writeId }, db ? { db } : {})
 }
 
 async function rowIdOf(deps: WorkspaceDeps, write: WriteRecord): Promise<string | null> {

@@ -25,7 +25,7 @@ import { type FormsDeps, workspaceCtxFor } from './forms.deps.ts'
 import { claimAnswerFiles } from './forms.files.ts'
 import { type PageAsset, resolvePageImage } from './forms.head.ts'
 import { sendSubmissionMails } from './forms.notifications.ts'
-import { formSlugs, formSubmissions, forms } from './forms.schema.ts'
+import { formSlugs, formSubmissions, forms, formWebhooks } from './forms.schema.ts'
 import { type FormRecord, uuidPattern } from './forms.service.ts'
 import { publicTheme, themeOf } from './forms.theme.ts'
 import { storeDeliveries, type WebhookQueues } from './forms.webhooks.ts'
@@ -53,7 +53,8 @@ export const formLimits = {
 export async function findPublicForm(
 	deps: FormsDeps,
 	idOrSlug: string,
-): Promise<{ form: FormRecord; database: DatabaseRecord | null; isOldSlug: boolean }> {
+	options: { withWebhooks?: boolean } = {},
+): Promise<{ form: FormRecord; database: DatabaseRecord | null; isOldSlug: boolean; hasWebhooks: boolean }> {
 	let formId = idOrSlug
 	if (!uuidPattern.test(idOrSlug)) {
 		const [slug] = await deps.db
@@ -66,7 +67,14 @@ export async function findPublicForm(
 		formId = slug.formId
 	}
 	const [row] = await deps.db
-		.select({ form: forms, database: workspaceDatabases })
+		.select({
+			form: forms,
+			database: workspaceDatabases,
+			// Read with the form, so a submission to a form without webhooks costs no query for them.
+			hasWebhooks: options.withWebhooks
+				? sql<boolean>`exists (select 1 from ${formWebhooks} where ${formWebhooks.formId} = ${forms.id} and ${formWebhooks.enabled})`
+				: sql<boolean>`false`,
+		})
 		.from(forms)
 		.leftJoin(workspaceDatabases, eq(workspaceDatabases.id, forms.databaseId))
 		.where(eq(forms.id, formId.toLowerCase()))
@@ -80,7 +88,7 @@ export async function findPublicForm(
 		throw notPublished()
 	}
 	const isOldSlug = !uuidPattern.test(idOrSlug) && row.form.slug !== idOrSlug.toLowerCase()
-	return { form: row.form, database: row.database, isOldSlug }
+	return { form: row.form, database: row.database, isOldSlug, hasWebhooks: row.hasWebhooks }
 }
 
 function notPublished(): AppError {
@@ -206,9 +214,12 @@ export async function unlockForm(
 // ---- submissions --------------------------------------------------------------------------
 
 /**
- * Takes one answer: checks the form, the limits, the honeypot and the answers, stores it, hands
- * it to the workspace write queue, and only then acknowledges. A retried submit with the same
- * idempotency key returns the first one and stores nothing new.
+ * Takes one answer: checks the form, the limits, the honeypot and the answers, stores it with
+ * its workspace write and the write's delivery job in one transaction, and only then
+ * acknowledges. A retried submit with the same idempotency key returns the first one and stores
+ * nothing new. A plain answer costs five statements: the form (with its database and whether it
+ * has webhooks), then BEGIN, the write, the submission, the job, COMMIT; a limited form adds its
+ * row lock and count, webhooks their deliveries and jobs, files their claim (decision 016).
  */
 export async function submit(
 	deps: FormsDeps,
@@ -216,7 +227,7 @@ export async function submit(
 	input: Submit,
 	clientIp: string,
 ): Promise<SubmitResult> {
-	const { form, database } = await findPublicForm(deps, input.formId)
+	const { form, database, hasWebhooks } = await findPublicForm(deps, input.formId, { withWebhooks: true })
 	const closed = await closedMessageOf(deps, form, database)
 	if (closed !== null || !database) {
 		throw new AppError('FORM_CLOSED', { detail: closed ?? form.closedMessage })
@@ -224,10 +235,108 @@ export async function submit(
 	if (!isUnlocked(deps, form, input.unlockToken)) {
 		throw new AppError('PASSWORD_REQUIRED')
 	}
-	const existing = await findSubmission(deps, form.id, input.idempotencyKey)
-	if (existing) {
-		return { id: existing.id, duplicate: true, ...thanksFor(form, existing.answers) }
+	let answer: Awaited<ReturnType<typeof checkAnswer>>
+	try {
+		answer = await checkAnswer(deps, form, database, input, clientIp)
+	} catch (error) {
+		// No look-up of the key before storing (the insert's conflict answers that), so a retry of
+		// an answer already stored is recognised here when it is refused now: a rate limit reached
+		// since, the form's fields edited since. It gets the first answer, as before.
+		const first = error instanceof AppError ? await findSubmission(deps, form.id, input.idempotencyKey) : undefined
+		if (first) {
+			return { id: first.id, duplicate: true, ...thanksFor(form, first.answers) }
+		}
+		throw error
 	}
+	const { answers, values, isSpam, limits, respondentKey } = answer
+	const submissionId = randomUUID()
+	// The answer, its delivery and the delivery's job are stored together: a crash leaves all or none.
+	const isStored = await deps.db
+		.transaction(async (tx) => {
+			if (limits.maxSubmissions !== null && !isSpam) {
+				// One answer at a time per limited form, so the last places are not given out twice.
+				await tx.execute(sql`select 1 from ${forms} where ${forms.id} = ${form.id} for update`)
+				if ((await countAnswers(tx, form.id)) >= limits.maxSubmissions) {
+					throw new AppError('FORM_CLOSED', { detail: limits.limitReachedMessage })
+				}
+			}
+			const write = isSpam
+				? null
+				: await storeWrite(
+						{ ...workspaceCtxFor(deps, form.organizationId, form.createdBy), db: tx },
+						{ databaseId: database.id, values, source: `form:${form.id}` },
+						database,
+					)
+			const [submission] = await tx
+				.insert(formSubmissions)
+				.values({
+					id: submissionId,
+					organizationId: form.organizationId,
+					formId: form.id,
+					idempotencyKey: input.idempotencyKey,
+					answers,
+					writeId: write?.id ?? null,
+					spam: isSpam,
+					respondentKey,
+				})
+				.onConflictDoNothing()
+				.returning({ id: formSubmissions.id })
+			if (!submission) {
+				// The same key arrived twice at once and the other request stored it, or this person has
+				// answered already: undo this write.
+				tx.rollback()
+			}
+			if (!write) {
+				// Spam keeps no files (they are swept like any upload no answer took) and is never delivered.
+				return true
+			}
+			if (!(await claimAnswerFiles(tx, submissionId, fileBlobIds(form.fields, answers)))) {
+				throw new AppError('CONFLICT', {
+					detail: 'A file was already sent with another answer. Add it again.',
+				})
+			}
+			// The jobs are inserted by this transaction: they commit with the answer, at no commit of
+			// their own, and none can be lost between two commits.
+			await queueDelivery(deps.workspaces, write.id, tx)
+			if (hasWebhooks) {
+				for (const deliveryId of await storeDeliveries(tx, form, submissionId)) {
+					await deps.jobs.send(webhookQueues.deliver, { deliveryId }, { db: tx })
+				}
+			}
+			return true
+		})
+		.catch((error: unknown) => {
+			if (error instanceof TransactionRollbackError) {
+				return false
+			}
+			throw error
+		})
+	if (!isStored) {
+		const first = await findSubmission(deps, form.id, input.idempotencyKey)
+		if (!first) {
+			throw new AppError('ALREADY_RESPONDED', { detail: limits.alreadyRespondedMessage })
+		}
+		return { id: first.id, duplicate: true, ...thanksFor(form, first.answers) }
+	}
+	if (!isSpam) {
+		try {
+			await sendSubmissionMails(deps, form, answers)
+		} catch (error) {
+			// Stored and acknowledged all the same: a lost notification mail is not re-sent.
+			deps.log.warn({ err: error, submissionId }, 'notification mails not queued')
+		}
+	}
+	return { id: submissionId, duplicate: false, ...thanksFor(form, answers) }
+}
+
+/** Everything checked before an answer is stored: limits, the render token, the answers and who answers. */
+async function checkAnswer(
+	deps: FormsDeps,
+	form: FormRecord,
+	database: DatabaseRecord,
+	input: Submit,
+	clientIp: string,
+) {
 	if (deps.rateLimits) {
 		await enforceRateLimit(deps.db, `form-submit:${form.id}:${clientIp}`, formLimits.submitPerIp)
 		await enforceRateLimit(deps.db, `form-submit:${form.id}`, formLimits.submitPerForm)
@@ -244,80 +353,7 @@ export async function submit(
 	const isSpam = Boolean(input.website?.trim())
 	const limits = limitsOf(form)
 	const respondentKey = isSpam ? null : respondentKeyOf(form, limits, answers, input.respondentToken)
-	const databaseId = database.id
-	// The answer and its delivery are stored together: a crash leaves both or neither.
-	const stored = await deps.db
-		.transaction(async (tx) => {
-			if (limits.maxSubmissions !== null && !isSpam) {
-				// One answer at a time per limited form, so the last places are not given out twice.
-				await tx.execute(sql`select 1 from ${forms} where ${forms.id} = ${form.id} for update`)
-				if ((await countAnswers(tx, form.id)) >= limits.maxSubmissions) {
-					throw new AppError('FORM_CLOSED', { detail: limits.limitReachedMessage })
-				}
-			}
-			const write = isSpam
-				? null
-				: await storeWrite(
-						{ ...workspaceCtxFor(deps, form.organizationId, form.createdBy), db: tx },
-						{ databaseId, values, source: `form:${form.id}` },
-					)
-			const [submission] = await tx
-				.insert(formSubmissions)
-				.values({
-					id: randomUUID(),
-					organizationId: form.organizationId,
-					formId: form.id,
-					idempotencyKey: input.idempotencyKey,
-					answers,
-					writeId: write?.id ?? null,
-					spam: isSpam,
-					respondentKey,
-				})
-				.onConflictDoNothing()
-				.returning()
-			const deliveryIds = submission && !isSpam ? await storeDeliveries(tx, form, submission.id) : []
-			// Spam keeps no files: they are swept like any upload no answer took.
-			if (submission && !isSpam && !(await claimAnswerFiles(tx, submission.id, fileBlobIds(form.fields, answers)))) {
-				throw new AppError('CONFLICT', {
-					detail: 'A file was already sent with another answer. Add it again.',
-				})
-			}
-			if (!submission) {
-				// The same key arrived twice at once and the other request stored it, or this person has
-				// answered already: undo this write.
-				tx.rollback()
-			}
-			return { submission, writeId: write?.id ?? null, deliveryIds }
-		})
-		.catch((error: unknown) => {
-			if (error instanceof TransactionRollbackError) {
-				return null
-			}
-			throw error
-		})
-	if (!stored?.submission) {
-		const first = await findSubmission(deps, form.id, input.idempotencyKey)
-		if (!first) {
-			throw new AppError('ALREADY_RESPONDED', { detail: limits.alreadyRespondedMessage })
-		}
-		return { id: first.id, duplicate: true, ...thanksFor(form, first.answers) }
-	}
-	try {
-		if (stored.writeId) {
-			await queueDelivery(deps.workspaces, stored.writeId)
-		}
-		for (const deliveryId of stored.deliveryIds) {
-			await deps.jobs.send(webhookQueues.deliver, { deliveryId })
-		}
-		if (!isSpam) {
-			await sendSubmissionMails(deps, form, answers)
-		}
-	} catch (error) {
-		// Stored and acknowledged all the same: the sweepers queue deliveries within minutes (a lost
-		// notification mail is not re-sent).
-		deps.log.warn({ err: error, submissionId: stored.submission.id }, 'deliveries or mails not queued')
-	}
-	return { id: stored.submission.id, duplicate: false, ...thanksFor(form, answers) }
+	return { answers, values, isSpam, limits, respondentKey }
 }
 
 /** The thank-you the visitor gets: the message with their answers in, or where to go instead. */

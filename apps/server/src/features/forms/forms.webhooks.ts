@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto'
 import { type FormWebhook, maxWebhooksPerForm, type WebhookDelivery } from '@blocksmith/contracts/forms.ts'
 import type { FileValue } from '@blocksmith/contracts/workspaces.ts'
-import { and, desc, eq, inArray, isNull, lt, or } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import { signedDownloadUrl } from '#src/core/uploads/uploads.service.ts'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
@@ -34,6 +34,8 @@ export function createWebhookQueues(deps: () => FormsDeps) {
 		// Retries are ours (backoff, the 24-hour window and the attempt log live on the delivery).
 		options: { retryLimit: 0 },
 		concurrency: 4,
+		// One job per answer to a form with webhooks: fetched in batches (lib/jobs.ts).
+		batchSize: 16,
 		handle: async ({ deliveryId }) => deliverWebhook(deps(), deliver, deliveryId),
 	}
 	const sweep: JobQueue<Record<string, never>> = {
@@ -188,27 +190,18 @@ export async function retryDelivery(
 	return toDelivery(record)
 }
 
-/** The deliveries of a new submission, one per enabled webhook; stored by the caller's transaction. */
+/**
+ * The deliveries of a new submission, one per enabled webhook, stored by the caller's
+ * transaction in one statement. Called only for forms that have webhooks (read with the form).
+ */
 export async function storeDeliveries(tx: Db, form: FormRecord, submissionId: string): Promise<string[]> {
-	const webhooks = await tx
-		.select({ id: formWebhooks.id })
-		.from(formWebhooks)
-		.where(and(eq(formWebhooks.formId, form.id), eq(formWebhooks.enabled, true)))
-	if (webhooks.length === 0) {
-		return []
-	}
-	const rows = await tx
-		.insert(formWebhookDeliveries)
-		.values(
-			webhooks.map((webhook) => ({
-				id: randomUUID(),
-				organizationId: form.organizationId,
-				webhookId: webhook.id,
-				submissionId,
-			})),
-		)
-		.returning({ id: formWebhookDeliveries.id })
-	return rows.map((row) => row.id)
+	const result = await tx.execute<{ id: string }>(sql`
+		insert into ${formWebhookDeliveries} (id, organization_id, webhook_id, submission_id)
+		select gen_random_uuid()::text, ${form.organizationId}, ${formWebhooks.id}, ${submissionId}
+		from ${formWebhooks}
+		where ${formWebhooks.formId} = ${form.id} and ${formWebhooks.enabled}
+		returning id`)
+	return (result as unknown as { rows: { id: string }[] }).rows.map((row) => row.id)
 }
 
 async function claim(deps: FormsDeps, deliveryId: string): Promise<DeliveryRecord | undefined> {
