@@ -502,3 +502,19 @@ export function printLoadTable(rows: Array<{ run: LoadMeasurement; vsBare?: numb
 	])
 	printAligned(header, body)
 }
+
+/** A ceiling server of one benchmark (`ceiling-*.server.ts` here), on a port of its own. */
+export async function startCeilingServer(
+	name: string,
+	script: string,
+	env: Record<string, string>,
+): Promise<RunningServer> {
+	const port = await freePort()
+	return startServer({
+		name,
+		script: path.join(import.meta.dirname, script),
+		cwd: import.meta.dirname,
+		env: { ...env, PORT: String(port) },
+		readyUrl: `http://127.0.0.1:${port}/readyz`,
+	})
+}

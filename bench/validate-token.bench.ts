@@ -1,10 +1,12 @@
-// GET /auth/validate_token under load, on PGlite and on PostgreSQL, next to a bare Hono
-// handler measured in the same run. Each server runs in its own process, as in production;
-// only the load generator runs here. Figures go to stdout and to bench/results/.
+// GET /auth/validate_token under load, on PGlite and on PostgreSQL, each next to its ceiling
+// (Hono doing only the endpoint's one indexed SELECT on the same kind of database) and a bare
+// Hono handler, all measured in the same run. Each server runs in its own process, as in
+// production; only the load generator runs here. Figures go to stdout and to bench/results/.
 import { randomBytes } from 'node:crypto'
 import os from 'node:os'
 import {
 	aboutRun,
+	createThrowAwayDatabase,
 	findPostgres,
 	hasFailures,
 	type LoadMeasurement,
@@ -19,6 +21,7 @@ import {
 	signUp,
 	startBareHono,
 	startBlocksmithServer,
+	startCeilingServer,
 	wasInterrupted,
 	writeResults,
 } from './bench-kit.ts'
@@ -44,19 +47,40 @@ async function main(start: RunStart): Promise<number> {
 	// The baseline is measured before and after the real server, so drift on a busy machine
 	// shows up instead of silently skewing the ratio.
 	const bareBefore = await measureBare('bare Hono (before)')
-	const pglite = await measureBlocksmith('validate_token · PGlite', undefined)
-	const postgresRun = postgres.url ? await measureBlocksmith('validate_token · PostgreSQL', postgres.url) : undefined
+	const pairs = [await measurePair('PGlite', undefined)]
+	if (postgres.url) {
+		pairs.push(await measurePair('PostgreSQL', postgres.url))
+	}
 	const bareAfter = await measureBare('bare Hono (after)')
 
 	const baselineRequestsPerSecond = (bareBefore.requestsPerSecond + bareAfter.requestsPerSecond) / 2
-	const runs = [pglite, postgresRun].filter((run) => run !== undefined)
-	const failed = [bareBefore, ...runs, bareAfter].filter(hasFailures)
+	const runs = pairs.map((pair) => ({
+		...pair.real,
+		ratioToBare: round(pair.real.requestsPerSecond / baselineRequestsPerSecond, 3),
+		ratioToCeiling: round(pair.real.requestsPerSecond / ceilingMean(pair), 3),
+		ceiling: { before: pair.ceilingBefore, after: pair.ceilingAfter },
+	}))
+	const failed = [
+		bareBefore,
+		...pairs.flatMap((pair) => [pair.ceilingBefore, pair.real, pair.ceilingAfter]),
+		bareAfter,
+	].filter(hasFailures)
 
 	printLoadTable([
 		{ run: bareBefore },
-		...runs.map((run) => ({ run, vsBare: run.requestsPerSecond / baselineRequestsPerSecond })),
+		...pairs.flatMap((pair) => [
+			{ run: pair.ceilingBefore },
+			{ run: pair.real, vsBare: pair.real.requestsPerSecond / baselineRequestsPerSecond },
+			{ run: pair.ceilingAfter },
+		]),
 		{ run: bareAfter },
 	])
+	for (const pair of pairs) {
+		console.log(
+			`${pair.real.name}: ${(pair.real.requestsPerSecond / ceilingMean(pair)).toFixed(2)} of its ceiling ` +
+				`(ceiling drift after/before ${(pair.ceilingAfter.requestsPerSecond / pair.ceilingBefore.requestsPerSecond).toFixed(2)})`,
+		)
+	}
 	console.log(
 		`baseline drift: after/before = ${(bareAfter.requestsPerSecond / bareBefore.requestsPerSecond).toFixed(2)}; ` +
 			`load average at start ${start.loadAverageAtStart.toFixed(2)}`,
@@ -64,7 +88,7 @@ async function main(start: RunStart): Promise<number> {
 
 	const report = {
 		benchmark: 'validate-token',
-		description: `GET ${targetPath} with a bearer token, against a bare Hono handler at the same path`,
+		description: `GET ${targetPath} with a bearer token, against its ceiling (one indexed SELECT behind Hono, same database kind) and a bare Hono handler at the same path`,
 		passed: failed.length === 0,
 		...aboutRun(start, ['apps/', 'packages/']),
 		settings: {
@@ -80,7 +104,7 @@ async function main(start: RunStart): Promise<number> {
 			before: bareBefore,
 			after: bareAfter,
 		},
-		runs: runs.map((run) => ({ ...run, ratioToBare: round(run.requestsPerSecond / baselineRequestsPerSecond, 3) })),
+		runs,
 		...(postgres.url ? {} : { postgresSkipped: postgres.reason }),
 	}
 	writeResults(report)
@@ -100,6 +124,39 @@ async function measureBare(name: string): Promise<LoadMeasurement> {
 		return await measure(name, server, token)
 	} finally {
 		await server.stop()
+	}
+}
+
+type Pair = { real: LoadMeasurement; ceilingBefore: LoadMeasurement; ceilingAfter: LoadMeasurement }
+
+function ceilingMean(pair: Pair): number {
+	return (pair.ceilingBefore.requestsPerSecond + pair.ceilingAfter.requestsPerSecond) / 2
+}
+
+/**
+ * The real server on one kind of database between two runs of its ceiling on the same kind,
+ * so the ratio is taken from runs minutes apart at most, with the drift shown.
+ */
+async function measurePair(kind: string, postgresUrl: string | undefined): Promise<Pair> {
+	// The ceiling stores this token for one of its sessions; same size as a real one.
+	const token = `${randomBytes(24).toString('base64url')}.${randomBytes(33).toString('base64')}`
+	const ceilingBefore = await measureCeiling(`ceiling · ${kind} (before)`, postgresUrl, token)
+	const real = await measureBlocksmith(`validate_token · ${kind}`, postgresUrl)
+	const ceilingAfter = await measureCeiling(`ceiling · ${kind} (after)`, postgresUrl, token)
+	return { real, ceilingBefore, ceilingAfter }
+}
+
+async function measureCeiling(name: string, postgresUrl: string | undefined, token: string): Promise<LoadMeasurement> {
+	const database = postgresUrl ? await createThrowAwayDatabase(postgresUrl) : undefined
+	const server = await startCeilingServer(name, 'ceiling-validate-token.server.ts', {
+		BENCH_TOKEN: token,
+		...(database ? { DATABASE_URL: database.url } : {}),
+	})
+	try {
+		return await measure(name, server, token)
+	} finally {
+		await server.stop()
+		await database?.drop()
 	}
 }
 

@@ -4,8 +4,6 @@ import { getConnInfo } from '@hono/node-server/conninfo'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { APIError } from 'better-auth'
 import type { Context } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
-import { compress } from 'hono/compress'
 import { HTTPException } from 'hono/http-exception'
 import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
@@ -20,6 +18,8 @@ import { type Database, pingDatabase } from './db/client.ts'
 import { createForms, type Forms } from './features/forms/forms.module.ts'
 import { createFormRoutes } from './features/forms/forms.routes.ts'
 import type { AppEnv } from './lib/context.ts'
+import { bodyLimits } from './lib/body-limit.ts'
+import { compression } from './lib/compression.ts'
 import { AppError, toProblem } from './lib/errors.ts'
 import { createJobs, type Jobs } from './lib/jobs.ts'
 import type { Logger } from './lib/logger.ts'
@@ -116,9 +116,9 @@ export function createApp(services: AppServices) {
 			'request',
 		)
 	})
-	// Text compresses well (the web app's bundles, the API reference, JSON); uploads are served as stored.
-	const compression = compress()
-	app.use((c, next) => (c.req.path.startsWith('/api/uploads/') ? next() : compression(c, next)))
+	// Text compresses well (the web app's bundles, the API reference, large JSON); uploads are served as stored.
+	const compress = compression({ isImmutable: (path) => path.startsWith('/assets/') })
+	app.use((c, next) => (c.req.path.startsWith('/api/uploads/') ? next() : compress(c, next)))
 	const headersFor = (csp: CspOptions) =>
 		secureHeaders({
 			contentSecurityPolicy: csp,
@@ -146,15 +146,15 @@ export function createApp(services: AppServices) {
 	// Uploaded files come from users: served sandboxed, so none can run as a page of ours.
 	const fileHeaders = headersFor({ defaultSrc: ["'none'"], sandbox: [] })
 	app.use((c, next) => (c.req.path.startsWith('/api/uploads/') ? fileHeaders : pageHeaders)(c, next))
-	const jsonLimit = bodyLimit({ maxSize: config.bodyLimitBytes, onError: () => tooLarge(config.bodyLimitBytes) })
-	const logLimit = bodyLimit({ maxSize: clientLogMaxBytes, onError: () => tooLarge(clientLogMaxBytes) })
-	const uploadLimit = bodyLimit({ maxSize: config.uploadMaxBytes, onError: () => tooLarge(config.uploadMaxBytes) })
-	app.use(async (c, next) => {
-		if (c.req.path.startsWith('/api/uploads/')) {
-			return uploadLimit(c, next)
-		}
-		return (c.req.path === '/api/log' ? logLimit : jsonLimit)(c, next)
-	})
+	app.use(
+		bodyLimits((path) =>
+			path.startsWith('/api/uploads/')
+				? config.uploadMaxBytes
+				: path === '/api/log'
+					? clientLogMaxBytes
+					: config.bodyLimitBytes,
+		),
+	)
 
 	app.get('/healthz', (c) => c.json({ status: 'ok' }))
 	app.get('/readyz', async (c) => {
@@ -229,6 +229,10 @@ export function createApp(services: AppServices) {
 		if (error.retryAfter) {
 			headers['retry-after'] = String(error.retryAfter)
 		}
+		if (error.code === 'PAYLOAD_TOO_LARGE') {
+			// The rest of the body is still on its way: the connection cannot carry another request.
+			headers.connection = 'close'
+		}
 		return c.body(JSON.stringify(problem), problem.status as 400, headers)
 	})
 	return app
@@ -236,10 +240,6 @@ export function createApp(services: AppServices) {
 
 /** The public page of a form (`/forms/{id or slug}`), not the builder's pages under it. */
 const publicFormPage = /^\/forms\/[^/]+$/
-
-function tooLarge(limit: number): never {
-	throw new AppError('PAYLOAD_TOO_LARGE', { detail: `The request body is larger than ${limit} bytes.` })
-}
 
 function toAppError(error: unknown): AppError {
 	if (error instanceof AppError) {

@@ -108,6 +108,40 @@ describe('sign-in', () => {
 	})
 })
 
+describe('clients without a browser', () => {
+	test('with a bearer token and no cookie, no Origin is needed to sign in, call the API and sign out', async () => {
+		const account = await t.signUp()
+		// t.request sends neither an Origin nor a cookie, as a script or a mobile app would.
+		const signedIn = await t.signIn(account.email, account.password)
+		expect(signedIn.status).toBe(200)
+		const token = signedIn.headers.get('set-auth-token') ?? ''
+		expect((await t.request('GET', '/auth/validate_token', { token })).status).toBe(200)
+		const renamed = await t.request('POST', '/api/auth/update-user', { token, json: { name: 'Script' } })
+		expect(renamed.status).toBe(200)
+		const out = await t.request('POST', '/api/auth/sign-out', { token, json: {} })
+		expect(out.status).toBe(200)
+		expect((await t.request('GET', '/auth/validate_token', { token })).status).toBe(401)
+	})
+
+	test('a request that sends a cookie still needs a trusted Origin: cross-site forgery rides on cookies', async () => {
+		const account = await t.signUp()
+		const cookie = { cookie: `better-auth.session_token=${account.token}` }
+		const body = { email: account.email, password: account.password }
+		const missing = await t.request('POST', '/api/auth/sign-in/email', { json: body, headers: cookie })
+		expect(missing.status).toBe(403)
+		const foreign = await t.request('POST', '/api/auth/sign-in/email', {
+			json: body,
+			headers: { ...cookie, origin: 'https://evil.example' },
+		})
+		expect(foreign.status).toBe(403)
+		const ours = await t.request('POST', '/api/auth/sign-in/email', {
+			json: body,
+			headers: { ...cookie, origin: t.config.publicUrl },
+		})
+		expect(ours.status).toBe(200)
+	})
+})
+
 describe('sessions', () => {
 	test('sign out ends the session', async () => {
 		const account = await t.signUp()

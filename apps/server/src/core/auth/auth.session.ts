@@ -1,5 +1,5 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto'
-import { and, eq, getTableColumns } from 'drizzle-orm'
+import { and, eq, getTableColumns, sql } from 'drizzle-orm'
 import type { Db } from '#src/db/client.ts'
 import { members, sessions, users } from './auth.schema.ts'
 
@@ -57,21 +57,25 @@ export function createSessionCheck(deps: { db: Db; secret: string }) {
 		return given.length === expected.length && timingSafeEqual(given, expected) ? token : null
 	}
 
+	// Prepared once: on PostgreSQL each pooled connection parses and plans it once, not per request.
+	const findSession = db
+		.select({ session: getTableColumns(sessions), user: getTableColumns(users), membership: members })
+		.from(sessions)
+		.innerJoin(users, eq(users.id, sessions.userId))
+		.leftJoin(
+			members,
+			and(eq(members.userId, sessions.userId), eq(members.organizationId, sessions.activeOrganizationId)),
+		)
+		.where(eq(sessions.token, sql.placeholder('token')))
+		.limit(1)
+		.prepare('check_session')
+
 	return async function checkSession(authorization: string | undefined): Promise<CheckedSession | null> {
 		const token = tokenOf(authorization)
 		if (token === null) {
 			return null
 		}
-		const [found] = await db
-			.select({ session: getTableColumns(sessions), user: getTableColumns(users), membership: members })
-			.from(sessions)
-			.innerJoin(users, eq(users.id, sessions.userId))
-			.leftJoin(
-				members,
-				and(eq(members.userId, sessions.userId), eq(members.organizationId, sessions.activeOrganizationId)),
-			)
-			.where(eq(sessions.token, token))
-			.limit(1)
+		const [found] = await findSession.execute({ token })
 		if (!found) {
 			return null
 		}
