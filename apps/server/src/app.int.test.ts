@@ -74,8 +74,19 @@ describe('problems', () => {
 })
 
 describe('headers and health', () => {
-	test('responses carry a strict CSP and the usual security headers', async () => {
-		const response = await t.app.request('/healthz')
+	test('API answers carry a CSP that allows nothing, and refuse framing and sniffing', async () => {
+		for (const path of ['/healthz', '/auth/validate_token', '/api/openapi.json', '/dashboard/forms']) {
+			const response = await t.app.request(path)
+			expect(response.headers.get('content-security-policy'), path).toBe("default-src 'none'; frame-ancestors 'none'")
+			expect(response.headers.get('x-frame-options'), path).toBe('DENY')
+			expect(response.headers.get('x-content-type-options'), path).toBe('nosniff')
+			expect(response.headers.get('cross-origin-resource-policy'), path).toBe('same-origin')
+			expect(response.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin')
+		}
+	})
+
+	test('pages carry a strict CSP and the usual security headers', async () => {
+		const response = await t.app.request('/api/docs')
 		const csp = response.headers.get('content-security-policy') ?? ''
 		expect(csp).toContain("default-src 'self'")
 		expect(csp).toContain("script-src 'self'")

@@ -17,9 +17,9 @@ import { createUploadRoutes } from './core/uploads/uploads.routes.ts'
 import { type Database, pingDatabase } from './db/client.ts'
 import { createForms, type Forms } from './features/forms/forms.module.ts'
 import { createFormRoutes } from './features/forms/forms.routes.ts'
-import type { AppEnv } from './lib/context.ts'
 import { bodyLimits } from './lib/body-limit.ts'
 import { compression } from './lib/compression.ts'
+import type { AppEnv } from './lib/context.ts'
 import { AppError, toProblem } from './lib/errors.ts'
 import { createJobs, type Jobs } from './lib/jobs.ts'
 import type { Logger } from './lib/logger.ts'
@@ -107,11 +107,12 @@ export function createApp(services: AppServices) {
 	app.use(requestId({ generator: () => randomUUID() }))
 	app.use(async (c, next) => {
 		c.set('clientIp', clientIpOf(c, config.trustProxy))
-		c.set('log', log.child({ reqId: c.var.requestId }))
+		const requestLog = log.child({ reqId: c.get('requestId') })
+		c.set('log', requestLog)
 		const started = performance.now()
 		await next()
 		const level = c.req.path === '/healthz' || c.req.path === '/readyz' ? 'debug' : 'info'
-		c.var.log[level](
+		requestLog[level](
 			{ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
 			'request',
 		)
@@ -145,7 +146,28 @@ export function createApp(services: AppServices) {
 	const pageHeaders = headersFor(contentSecurityPolicy(config))
 	// Uploaded files come from users: served sandboxed, so none can run as a page of ours.
 	const fileHeaders = headersFor({ defaultSrc: ["'none'"], sandbox: [] })
-	app.use((c, next) => (c.req.path.startsWith('/api/uploads/') ? fileHeaders : pageHeaders)(c, next))
+	// JSON is never rendered as a page: it needs only the headers that stop it being framed,
+	// sniffed as another type or read cross-origin. A smaller set on every API answer is less to send.
+	const apiHeaders = secureHeaders({
+		contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+		crossOriginEmbedderPolicy: false,
+		crossOriginOpenerPolicy: false,
+		originAgentCluster: false,
+		xDnsPrefetchControl: false,
+		xDownloadOptions: false,
+		xPermittedCrossDomainPolicies: false,
+		xXssProtection: false,
+		xFrameOptions: 'DENY',
+		referrerPolicy: 'strict-origin-when-cross-origin',
+		strictTransportSecurity: config.publicUrl.startsWith('https://') ? 'max-age=31536000; includeSubDomains' : false,
+	})
+	app.use((c, next) => {
+		const path = c.req.path
+		if (path.startsWith('/api/uploads/')) {
+			return fileHeaders(c, next)
+		}
+		return (isApiPath(path) ? apiHeaders : pageHeaders)(c, next)
+	})
 	app.use(
 		bodyLimits((path) =>
 			path.startsWith('/api/uploads/')
@@ -236,6 +258,17 @@ export function createApp(services: AppServices) {
 		return c.body(JSON.stringify(problem), problem.status as 400, headers)
 	})
 	return app
+}
+
+/** Paths that answer JSON (the API reference at /api/docs is a page). */
+function isApiPath(path: string): boolean {
+	return (
+		(path.startsWith('/api/') && !path.startsWith('/api/docs')) ||
+		path.startsWith('/dashboard/') ||
+		path.startsWith('/auth/') ||
+		path === '/healthz' ||
+		path === '/readyz'
+	)
 }
 
 /** The public page of a form (`/forms/{id or slug}`), not the builder's pages under it. */
