@@ -5,7 +5,6 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { APIError } from 'better-auth'
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { requestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
 import type { Config } from './config.ts'
 import { createAuthRoutes, mountAuthHandler } from './core/auth/auth.routes.ts'
@@ -104,16 +103,20 @@ export function createApp(services: AppServices) {
 	const db = database.db
 	const app = new OpenAPIHono<AppEnv>()
 
-	app.use(requestId({ generator: () => randomUUID() }))
+	// The request's id (a proxy's, when it sent a sane one), address and logger, and its log line.
 	app.use(async (c, next) => {
+		const given = c.req.header('x-request-id')
+		const id = given && given.length <= 255 && !/[^\w\-=]/.test(given) ? given : randomUUID()
+		c.set('requestId', id)
 		c.set('clientIp', clientIpOf(c, config.trustProxy))
-		const requestLog = log.child({ reqId: c.get('requestId') })
+		const requestLog = log.child({ reqId: id })
 		c.set('log', requestLog)
 		const started = performance.now()
 		await next()
-		const level = c.req.path === '/healthz' || c.req.path === '/readyz' ? 'debug' : 'info'
-		requestLog[level](
-			{ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+		c.res.headers.set('x-request-id', id)
+		const path = c.req.path
+		requestLog[path === '/healthz' || path === '/readyz' ? 'debug' : 'info'](
+			{ method: c.req.method, path, status: c.res.status, ms: Math.round(performance.now() - started) },
 			'request',
 		)
 	})
@@ -128,21 +131,6 @@ export function createApp(services: AppServices) {
 			strictTransportSecurity: config.publicUrl.startsWith('https://') ? 'max-age=31536000; includeSubDomains' : false,
 			permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
 		})
-	// A published form's page may be embedded anywhere (iframe or popup snippets); every other page
-	// of ours, including a form that is not published, refuses to be framed. Registered before the
-	// security headers so that it adjusts what they set.
-	app.use(async (c, next) => {
-		await next()
-		if (publicFormPage.test(c.req.path) && c.res.status === 200) {
-			const csp = c.res.headers.get('content-security-policy') ?? ''
-			c.res.headers.set('content-security-policy', csp.replace("frame-ancestors 'none'", 'frame-ancestors *'))
-			c.res.headers.delete('x-frame-options')
-		}
-		// The embed script is loaded by other sites' pages.
-		if (c.req.path === '/embed.js' && c.res.status === 200) {
-			c.res.headers.set('cross-origin-resource-policy', 'cross-origin')
-		}
-	})
 	const pageHeaders = headersFor(contentSecurityPolicy(config))
 	// Uploaded files come from users: served sandboxed, so none can run as a page of ours.
 	const fileHeaders = headersFor({ defaultSrc: ["'none'"], sandbox: [] })
@@ -161,12 +149,26 @@ export function createApp(services: AppServices) {
 		referrerPolicy: 'strict-origin-when-cross-origin',
 		strictTransportSecurity: config.publicUrl.startsWith('https://') ? 'max-age=31536000; includeSubDomains' : false,
 	})
-	app.use((c, next) => {
+	app.use(async (c, next) => {
 		const path = c.req.path
 		if (path.startsWith('/api/uploads/')) {
 			return fileHeaders(c, next)
 		}
-		return (isApiPath(path) ? apiHeaders : pageHeaders)(c, next)
+		if (isApiPath(path)) {
+			return apiHeaders(c, next)
+		}
+		await pageHeaders(c, next)
+		// A published form's page may be embedded anywhere (iframe or popup snippets); every other
+		// page of ours, including a form that is not published, refuses to be framed.
+		if (publicFormPage.test(path) && c.res.status === 200) {
+			const csp = c.res.headers.get('content-security-policy') ?? ''
+			c.res.headers.set('content-security-policy', csp.replace("frame-ancestors 'none'", 'frame-ancestors *'))
+			c.res.headers.delete('x-frame-options')
+		}
+		// The embed script is loaded by other sites' pages.
+		if (path === '/embed.js' && c.res.status === 200) {
+			c.res.headers.set('cross-origin-resource-policy', 'cross-origin')
+		}
 	})
 	app.use(
 		bodyLimits((path) =>
