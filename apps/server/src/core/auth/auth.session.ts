@@ -5,7 +5,7 @@ import { members, sessions, users } from './auth.schema.ts'
 
 // The session check every dashboard request makes, without better-auth's endpoint machinery:
 // one indexed query for the session, its user and the membership of its organization, and
-// an HMAC key imported once. It keeps better-auth's rules for a bearer token (decision 016);
+// an HMAC key imported once. It keeps better-auth's rules for a bearer token (decision 019);
 // auth.session.int.test.ts checks every rule against better-auth's own getSession.
 
 /** How long a session lasts and how often its expiry slides forward; better-auth is configured with the same. */
