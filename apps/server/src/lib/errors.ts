@@ -61,12 +61,13 @@ export class AppError extends Error {
 	}
 }
 
-export function validationError(issues: readonly z.core.$ZodIssue[]): AppError {
+/** A VALIDATION_FAILED error listing zod's issues, then any other field errors found alongside. */
+export function validationError(issues: readonly z.core.$ZodIssue[], moreErrors: FieldError[] = []): AppError {
 	const errors = issues.map((issue) => ({
 		field: issue.path.map(String).join('.'),
 		message: issue.message,
 	}))
-	return new AppError('VALIDATION_FAILED', { errors })
+	return new AppError('VALIDATION_FAILED', { errors: [...errors, ...moreErrors] })
 }
 
 export function toProblem(error: AppError, requestId: string | undefined, instance: string): Problem {

@@ -2,17 +2,25 @@ import { problemSchema } from '@blocksmith/contracts/errors.ts'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { Env } from 'hono'
 import type { z } from 'zod'
-import { validationError } from './errors.ts'
+import { AppError, validationError } from './errors.ts'
+import { invalidTextErrors } from './invalid-text.ts'
 
 /**
  * A router whose routes are declared with their zod schemas. A request that fails its
  * schema never reaches the handler: it becomes a VALIDATION_FAILED problem listing the fields.
+ * Every string and key that passes (params, query, body, at any depth) must also be text
+ * PostgreSQL accepts: no NUL, no lone surrogate (decision 018).
  */
 export function createRouter<E extends Env>() {
 	return new OpenAPIHono<E>({
 		defaultHook: (result) => {
+			// The parsed value when it passed; the input as received when it did not.
+			const textErrors = invalidTextErrors((result as { data?: unknown }).data)
 			if (!result.success) {
-				throw validationError(result.error.issues)
+				throw validationError(result.error.issues, textErrors)
+			}
+			if (textErrors.length > 0) {
+				throw new AppError('VALIDATION_FAILED', { errors: textErrors })
 			}
 		},
 	})
