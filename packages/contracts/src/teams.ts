@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { emailSchema, idSchema } from './common.ts'
+import { emailSchema, idSchema, passwordSchema } from './common.ts'
 
 export const roleSchema = z.enum(['owner', 'admin', 'member'])
 export type Role = z.infer<typeof roleSchema>
@@ -80,3 +80,18 @@ export type CreateOrganization = z.infer<typeof createOrganizationSchema>
 /** `token` is the one from the e-mailed link; it stands in for a confirmed address. */
 export const acceptInvitationSchema = z.object({ token: z.string().max(200).optional() })
 export type AcceptInvitation = z.infer<typeof acceptInvitationSchema>
+
+/**
+ * A newcomer's account, made from the invitation link: the address is the invited one (the
+ * link's `token` proves it), and the account starts in the team, with no organization of its own.
+ */
+export const invitationSignUpSchema = z.object({
+	token: z.string().min(1).max(200),
+	name: z.string().trim().min(1).max(100),
+	password: passwordSchema,
+})
+export type InvitationSignUp = z.infer<typeof invitationSignUpSchema>
+
+/** The new session's bearer token. */
+export const invitationSignUpResultSchema = z.object({ token: z.string(), organizationId: z.string() })
+export type InvitationSignUpResult = z.infer<typeof invitationSignUpResultSchema>

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { organizations } from '#src/core/auth/auth.schema.ts'
 import { createTestApp, randomIp, type TestApp } from '#src/test/test-app.ts'
 
 let t: TestApp
@@ -154,6 +155,72 @@ describe('invitations', () => {
 		expect(me.body.data.emailVerified).toBe(true)
 		// The link works once.
 		expect((await t.request('GET', `/api/invitations/${invitationId}`)).status).toBe(410)
+	})
+
+	test('a newcomer signs up from the link and is in the team in one step: confirmed, no organization of their own, no confirmation mail', async () => {
+		const owner = await t.signUp({ name: 'Oona Owner' })
+		const ownerOrg = (await t.request('GET', '/dashboard/users/get_org_details', { token: owner.token })).body
+		const email = `one-step-${Date.now()}@example.com`
+		const { invitationId, linkToken } = await invite(owner.token, email, 'admin')
+		const organizationsBefore = (await t.db.select({ id: organizations.id }).from(organizations)).length
+
+		// Without the mailbox's token (an admin who saw the id), nobody signs up as the invitee.
+		const forged = await t.request('POST', `/api/invitations/${invitationId}/sign_up`, {
+			json: { token: 'forged-token-value', name: 'Mallory', password: 'long enough password' },
+		})
+		expect(forged.status).toBe(403)
+		const tooShort = await t.request('POST', `/api/invitations/${invitationId}/sign_up`, {
+			json: { token: linkToken, name: 'Nell Newcomer', password: 'short' },
+		})
+		expect(tooShort.status).toBe(400)
+
+		const signedUp = await t.request('POST', `/api/invitations/${invitationId}/sign_up`, {
+			json: { token: linkToken, name: 'Nell Newcomer', password: 'long enough password' },
+		})
+		expect(signedUp.status).toBe(201)
+		expect(signedUp.body.organizationId).toBe(ownerOrg.id)
+		const token = signedUp.body.token as string
+
+		// In the team, with the invited role, in the very first session.
+		const details = await t.request('GET', '/dashboard/users/get_org_details', { token })
+		expect(details.body).toMatchObject({ id: ownerOrg.id, role: 'admin', membersCount: 2 })
+		const me = await t.request('GET', '/auth/validate_token', { token })
+		expect(me.body.data).toMatchObject({ email, name: 'Nell Newcomer', emailVerified: true })
+		// No organization of their own: the team is the only one, and none was made.
+		const theirs = await t.request('GET', '/dashboard/organizations', { token })
+		expect(theirs.body.map((o: { id: string }) => o.id)).toEqual([ownerOrg.id])
+		expect((await t.db.select({ id: organizations.id }).from(organizations)).length).toBe(organizationsBefore)
+		expect((await members(owner.token)).find((m) => m.email === email)?.role).toBe('admin')
+
+		// The password works for the next sign-in, which also lands in the team.
+		const again = await t.signIn(email, 'long enough password')
+		expect(again.status).toBe(200)
+		const againToken = again.headers.get('set-auth-token') ?? ''
+		expect((await t.request('GET', '/dashboard/users/get_org_details', { token: againToken })).body.id).toBe(
+			ownerOrg.id,
+		)
+
+		// The link is used up, and the address now has an account.
+		expect((await t.request('GET', `/api/invitations/${invitationId}`)).status).toBe(410)
+		const twice = await t.request('POST', `/api/invitations/${invitationId}/sign_up`, {
+			json: { token: linkToken, name: 'Nell Again', password: 'long enough password' },
+		})
+		expect(twice.status).toBe(410)
+		// The link proved the address: no confirmation mail was sent.
+		await expect(t.waitForMail(email, /confirm/i, 1500)).rejects.toThrow(/no mail/)
+	})
+
+	test('an invited address that already has an account signs in to accept instead', async () => {
+		const owner = await t.signUp()
+		const existing = await t.signUp()
+		const { invitationId, linkToken } = await invite(owner.token, existing.email)
+		const response = await t.request('POST', `/api/invitations/${invitationId}/sign_up`, {
+			json: { token: linkToken, name: 'Second Account', password: 'long enough password' },
+		})
+		expect(response.status).toBe(409)
+		expect(response.body.code).toBe('EMAIL_TAKEN')
+		// The invitation is still there to accept after signing in.
+		expect((await t.request('GET', `/api/invitations/${invitationId}`)).status).toBe(200)
 	})
 
 	test('an invitation cannot be accepted by another account', async () => {

@@ -9,6 +9,8 @@ import {
 	createOrganizationSchema,
 	invitationPreviewSchema,
 	invitationSchema,
+	invitationSignUpResultSchema,
+	invitationSignUpSchema,
 	memberSchema,
 	organizationSummarySchema,
 	orgDetailsSchema,
@@ -19,7 +21,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { Config } from '#src/config.ts'
 import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/auth.middleware.ts'
-import type { Auth } from '#src/core/auth/auth.ts'
+import { type Auth, clientIpHeader } from '#src/core/auth/auth.ts'
 import type { Db } from '#src/db/client.ts'
 import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
 import {
@@ -34,6 +36,7 @@ import {
 	listOrganizations,
 	removeMember,
 	revokeInvitation,
+	signUpWithInvitation,
 	switchOrganization,
 	type TeamCtx,
 	updateMemberRole,
@@ -156,6 +159,22 @@ const routes = {
 			410: problemResponse('Accepted, revoked or expired'),
 		},
 	}),
+	signUpWithInvitation: createRoute({
+		method: 'post',
+		path: '/api/invitations/{id}/sign_up',
+		tags,
+		summary: 'Create an account from an invitation link and join the team in the same step',
+		description:
+			'The address is the invited one, confirmed by the link token; no confirmation mail is sent and no organization of your own is made. Answers with a bearer token.',
+		request: { params: idParams, body: jsonBody(invitationSignUpSchema) },
+		responses: {
+			201: jsonResponse(invitationSignUpResultSchema, 'Signed up and joined'),
+			400: commonProblems[400],
+			403: problemResponse('The link token is not this invitation’s'),
+			409: problemResponse('The invited address already has an account: sign in to accept'),
+			410: problemResponse('Accepted, revoked or expired'),
+		},
+	}),
 	acceptInvitation: createRoute({
 		method: 'post',
 		path: '/dashboard/invitations/{id}/accept',
@@ -224,6 +243,20 @@ export function createTeamRoutes(deps: { auth: Auth; db: Db; config: Config }) {
 	router.openapi(routes.previewInvitation, async (c) =>
 		c.json(await getInvitationPreview(db, c.req.valid('param').id), 200),
 	)
+	router.openapi(routes.signUpWithInvitation, async (c) => {
+		// A fresh account: no bearer token the browser may still hold is passed on.
+		const headers = new Headers({ [clientIpHeader]: c.var.clientIp })
+		const userAgent = c.req.header('user-agent')
+		if (userAgent) {
+			headers.set('user-agent', userAgent)
+		}
+		const result = await signUpWithInvitation(
+			{ db, auth, config, headers },
+			c.req.valid('param').id,
+			c.req.valid('json'),
+		)
+		return c.json(result, 201)
+	})
 	router.openapi(routes.acceptInvitation, async (c) => {
 		const { user } = c.var.session
 		const result = await acceptInvitation(

@@ -10,7 +10,7 @@ import type {
 import { and, asc, count, eq, gt, sql } from 'drizzle-orm'
 import type { Config } from '#src/config.ts'
 import type { MemberContext } from '#src/core/auth/auth.middleware.ts'
-import { invitations, members, organizations, sessions, users } from '#src/core/auth/auth.schema.ts'
+import { accounts, invitations, members, organizations, sessions, users } from '#src/core/auth/auth.schema.ts'
 import { type Auth, isInvitationLinkToken } from '#src/core/auth/auth.ts'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
@@ -266,6 +266,71 @@ export async function acceptInvitation(
 	const organizationId = found(accepted).member.organizationId
 	await ctx.auth.api.setActiveOrganization({ headers: ctx.headers, body: { organizationId } })
 	return { organizationId }
+}
+
+/**
+ * A newcomer signs up from the invitation link and is in the team in the same step. The link's
+ * token proves the mailbox, so the account starts confirmed and no confirmation mail is sent.
+ * Account, password, membership and the used invitation are written in one transaction before
+ * the first session exists, so that session starts in the team and no organization of the
+ * newcomer's own is made (auth.ts makes one only for a user who belongs to none).
+ */
+export async function signUpWithInvitation(
+	ctx: { db: Db; auth: Auth; config: Config; headers: Headers },
+	invitationId: string,
+	input: { token: string; name: string; password: string },
+): Promise<{ token: string; organizationId: string }> {
+	if (!isInvitationLinkToken(ctx.config.authSecret, invitationId, input.token)) {
+		throw new AppError('FORBIDDEN', { detail: 'Open the invitation from the e-mail we sent.' })
+	}
+	const preview = await getInvitationPreview(ctx.db, invitationId)
+	if (preview.hasAccount) {
+		throw new AppError('EMAIL_TAKEN', { detail: `${preview.email} already has an account. Sign in to accept.` })
+	}
+	const email = preview.email.toLowerCase()
+	const passwordHash = await (await ctx.auth.$context).password.hash(input.password)
+	const newId = () => randomBytes(16).toString('base64url')
+	const organizationId = await ctx.db.transaction(async (tx) => {
+		// Claimed first: of two tabs racing with the same link, one gets the invitation.
+		const [claimed] = await tx
+			.update(invitations)
+			.set({ status: 'accepted' })
+			.where(
+				and(eq(invitations.id, invitationId), eq(invitations.status, 'pending'), gt(invitations.expiresAt, sql`now()`)),
+			)
+			.returning({ organizationId: invitations.organizationId, role: invitations.role })
+		if (!claimed) {
+			throw new AppError('INVITATION_UNAVAILABLE')
+		}
+		const userId = newId()
+		const [user] = await tx
+			.insert(users)
+			.values({ id: userId, name: input.name, email, emailVerified: true })
+			.onConflictDoNothing()
+			.returning({ id: users.id })
+		if (!user) {
+			throw new AppError('EMAIL_TAKEN', { detail: `${preview.email} already has an account. Sign in to accept.` })
+		}
+		// As better-auth's own sign-up links it: the credential account's id is the user's.
+		await tx
+			.insert(accounts)
+			.values({ id: newId(), accountId: userId, providerId: 'credential', userId, password: passwordHash })
+		await tx
+			.insert(members)
+			.values({ id: newId(), organizationId: claimed.organizationId, userId, role: claimed.role ?? 'member' })
+		return claimed.organizationId
+	})
+	// better-auth makes the session and its bearer token, as for any sign-in.
+	const signedIn = await ctx.auth.api.signInEmail({
+		headers: ctx.headers,
+		body: { email, password: input.password },
+		returnHeaders: true,
+	})
+	const token = signedIn.headers.get('set-auth-token')
+	if (!token) {
+		throw new Error('sign-in after an invitation sign-up returned no token')
+	}
+	return { token, organizationId }
 }
 
 function toInvitation(invitation: typeof invitations.$inferSelect, inviterName: string | null): Invitation {
