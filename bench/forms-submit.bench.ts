@@ -1,5 +1,7 @@
 // POST /api/submissions and POST /api/views under load, on PGlite and on PostgreSQL, next to a
-// bare Hono handler that parses the same JSON bodies, measured in the same run. The real server
+// bare Hono handler that parses the same JSON bodies, measured in the same run, and submissions
+// next to their ceiling (ceiling-submissions.server.ts: Hono doing only the two-row INSERT
+// transaction, on the same kind of database), measured just before the real server. The real server
 // runs in its own process as `npm start` runs it and its form is set up through the real API;
 // only the load generator runs here. Every submission carries its own idempotency key, and
 // afterwards the server must hold exactly one answer per key it acknowledged: a benchmark that
@@ -11,20 +13,23 @@ import type { FormAnalytics, PublicForm, SubmissionsPage } from '../packages/con
 import type { Database } from '../packages/contracts/src/workspaces.ts'
 import {
 	aboutRun,
+	createThrowAwayDatabase,
 	findPostgres,
 	hasFailures,
 	type LoadMeasurement,
 	measureLoad,
 	positiveIntegerFromEnv,
-	printLoadTable,
+	printAligned,
 	progress,
 	type RunningServer,
 	type RunStart,
 	round,
 	runBenchmark,
+	scratchFolder,
 	signUp,
 	startBareHono,
 	startBlocksmithServer,
+	startCeilingServer,
 	wasInterrupted,
 	writeResults,
 } from './bench-kit.ts'
@@ -93,6 +98,8 @@ type ViewsCheck = { acknowledged: number; inFlightAtStop: number; counted: numbe
 
 type ServerRuns = {
 	database: 'PGlite' | 'PostgreSQL'
+	/** The two-row INSERT transaction alone on the same kind of database, measured just before. */
+	ceiling: LoadMeasurement
 	submissions: LoadMeasurement
 	submissionStatusCodes: Record<string, number>
 	submissionsCheck: SubmissionsCheck
@@ -122,7 +129,7 @@ async function main(start: RunStart): Promise<number> {
 	const loadFailures = [
 		bareBefore.submissions,
 		bareBefore.views,
-		...servers.flatMap((runs) => [runs.submissions, runs.views]),
+		...servers.flatMap((runs) => [runs.ceiling, runs.submissions, runs.views]),
 		bareAfter.submissions,
 		bareAfter.views,
 	].filter(hasFailures)
@@ -131,12 +138,16 @@ async function main(start: RunStart): Promise<number> {
 		...runs.viewsCheck.problems.map((problem) => `${runs.views.name}: ${problem}`),
 	])
 
-	printLoadTable([
+	printTable([
 		{ run: bareBefore.submissions },
-		...servers.map((runs) => ({
-			run: runs.submissions,
-			vsBare: runs.submissions.requestsPerSecond / baseline.submissions,
-		})),
+		...servers.flatMap((runs) => [
+			{ run: runs.ceiling, vsBare: runs.ceiling.requestsPerSecond / baseline.submissions },
+			{
+				run: runs.submissions,
+				vsBare: runs.submissions.requestsPerSecond / baseline.submissions,
+				vsCeiling: runs.submissions.requestsPerSecond / runs.ceiling.requestsPerSecond,
+			},
+		]),
 		{ run: bareAfter.submissions },
 		{ run: bareBefore.views },
 		...servers.map((runs) => ({ run: runs.views, vsBare: runs.views.requestsPerSecond / baseline.views })),
@@ -175,10 +186,17 @@ async function main(start: RunStart): Promise<number> {
 		},
 		runs: servers.flatMap((runs) => [
 			{
+				...runs.ceiling,
+				endpoint: `POST ${submitPath} (ceiling-submissions.server.ts)`,
+				database: runs.database,
+				ratioToBare: round(runs.ceiling.requestsPerSecond / baseline.submissions, 3),
+			},
+			{
 				...runs.submissions,
 				endpoint: `POST ${submitPath}`,
 				database: runs.database,
 				ratioToBare: round(runs.submissions.requestsPerSecond / baseline.submissions, 3),
+				ratioToCeiling: round(runs.submissions.requestsPerSecond / runs.ceiling.requestsPerSecond, 3),
 				statusCodes: runs.submissionStatusCodes,
 				form: runs.form,
 				check: runs.submissionsCheck,
@@ -211,16 +229,7 @@ async function measureBare(
 ): Promise<{ submissions: LoadMeasurement; views: LoadMeasurement }> {
 	const server = await startBareHono()
 	try {
-		// Made-up ids and a token of the real ones' sizes, so both send requests of the same size.
-		const target: FormTarget = {
-			formId: randomUUID(),
-			renderToken: `${Date.now()}.${randomBytes(32).toString('base64url')}`,
-			fields: [
-				{ id: randomUUID(), role: 'title' },
-				{ id: randomUUID(), role: 'number' },
-				{ id: randomUUID(), role: 'text' },
-			],
-		}
+		const target = madeUpTarget()
 		const submissions = await measureLoad(
 			`submissions · bare Hono (${when})`,
 			settings,
@@ -233,11 +242,52 @@ async function measureBare(
 	}
 }
 
+/**
+ * The ceiling: only the submission's two-row INSERT transaction, on a database of its own of the
+ * same kind (a throw-away PostgreSQL database, or PGlite in a fresh data folder), loaded with
+ * the same bodies as the real server (made-up ids: it checks nothing).
+ */
+async function measureCeiling(database: 'PGlite' | 'PostgreSQL', postgresUrl: string | undefined) {
+	const store = postgresUrl ? await createThrowAwayDatabase(postgresUrl) : undefined
+	const folder = postgresUrl ? undefined : scratchFolder()
+	const server = await startCeilingServer(
+		`submissions ceiling (${database})`,
+		'ceiling-submissions.server.ts',
+		store ? { DATABASE_URL: store.url } : { DATA_DIR: folder?.dir ?? '' },
+	)
+	try {
+		const submissions = await measureLoad(
+			`submissions · ceiling · ${database}`,
+			settings,
+			submissionLoad(server, madeUpTarget(), newSubmissionTally()),
+		)
+		return submissions.measurement
+	} finally {
+		await server.stop()
+		await store?.drop()
+		await folder?.remove()
+	}
+}
+
+/** Made-up ids and a token of the real ones' sizes, so every server gets requests of the same size. */
+function madeUpTarget(): FormTarget {
+	return {
+		formId: randomUUID(),
+		renderToken: `${Date.now()}.${randomBytes(32).toString('base64url')}`,
+		fields: [
+			{ id: randomUUID(), role: 'title' },
+			{ id: randomUUID(), role: 'number' },
+			{ id: randomUUID(), role: 'text' },
+		],
+	}
+}
+
 /** The real server on a fresh data folder, and on a throw-away PostgreSQL database when given one. */
 async function measureBlocksmith(
 	database: 'PGlite' | 'PostgreSQL',
 	postgresUrl: string | undefined,
 ): Promise<ServerRuns> {
+	const ceiling = await measureCeiling(database, postgresUrl)
 	const server = await startBlocksmithServer({ postgresUrl, env: settings.serverEnv })
 	try {
 		const setup = await setUpForm(server.url)
@@ -269,6 +319,7 @@ async function measureBlocksmith(
 		}
 		return {
 			database,
+			ceiling,
 			submissions: submissions.measurement,
 			submissionStatusCodes: submissions.statusCounts,
 			submissionsCheck,
@@ -567,6 +618,27 @@ async function checkViews(baseUrl: string, setup: FormSetup, tally: ViewTally): 
 		problems.push(`${counted} views counted; only ${tally.accepted + inFlightAtStop} were sent`)
 	}
 	return { acknowledged: tally.accepted, inFlightAtStop, counted, problems }
+}
+
+/** The load runs as a table: requests/s over the bare baseline's, and submissions over their ceiling's. */
+function printTable(rows: Array<{ run: LoadMeasurement; vsBare?: number; vsCeiling?: number }>): void {
+	const header = ['', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'vs bare', 'vs ceiling']
+	const ratio = (value: number | undefined) => (value === undefined ? '—' : value.toFixed(3))
+	printAligned(
+		header,
+		rows.map(({ run, vsBare, vsCeiling }) => [
+			run.name,
+			Math.round(run.requestsPerSecond).toLocaleString('en-US'),
+			run.latencyMs.mean.toFixed(2),
+			run.latencyMs.p50.toFixed(2),
+			run.latencyMs.p99.toFixed(2),
+			run.latencyMs.max.toFixed(1),
+			String(run.errors + run.warmup.errors),
+			String(run.non2xx + run.warmup.non2xx),
+			ratio(vsBare),
+			ratio(vsCeiling),
+		]),
+	)
 }
 
 function printChecks(runs: ServerRuns): void {

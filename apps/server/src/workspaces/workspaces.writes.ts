@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import type { WorkspaceWrite, WriteState } from '@blocksmith/contracts/workspaces.ts'
-import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, or, type SQLWrapper, sql } from 'drizzle-orm'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import type { JobQueue } from '#src/lib/jobs.ts'
 import { ConnectorError } from './connector.ts'
+import { insertLocalRows } from './local/local.connector.ts'
 import { validateRowValues } from './values.ts'
 import type { WorkspaceCtx, WorkspaceDeps } from './workspaces.deps.ts'
 import { workspaceDatabases, workspaceRows, workspaces, workspaceWrites } from './workspaces.schema.ts'
@@ -20,16 +21,17 @@ type WriteRecord = typeof workspaceWrites.$inferSelect
 const createdTimeSlackMs = 2 * 60 * 1000
 
 export function createWriteQueues(deps: () => WorkspaceDeps) {
-	const deliver: JobQueue<{ writeId: string }> = {
+	const deliver: JobQueue<{ writeId: string } | { writeIds: string[] }> = {
 		name: 'workspace-write',
 		// Retries are ours (state, backoff and the dead state live on the write), not pg-boss's.
 		options: { retryLimit: 0 },
 		// Deliveries mostly wait on Notion (rate queue, Retry-After): one workspace paused by a
 		// 429 must not hold up the others' deliveries.
 		concurrency: 4,
-		// One job per form answer: fetched in batches, not woken one by one (lib/jobs.ts).
-		batchSize: 32,
-		handle: async ({ writeId }) => deliverWrite(deps(), writeId),
+		// Jobs come from public requests (batches of form answers, see `queueDeliverySoon`): fetched
+		// several at a time, not woken one by one (lib/jobs.ts).
+		batchSize: 8,
+		handle: async (job) => deliverWrites(deps(), 'writeIds' in job ? job.writeIds : [job.writeId]),
 	}
 	const sweep: JobQueue<Record<string, never>> = {
 		name: 'workspace-write-sweep',
@@ -112,6 +114,38 @@ export async function storeWrite(
 	return toWrite(found(record), input.rowId ?? null)
 }
 
+/**
+ * Stores a create write in the same statement as the record it belongs to, and only if that
+ * record is stored: `owner(writeId)` is the owner's INSERT … ON CONFLICT DO NOTHING RETURNING,
+ * naming the write it will have. One statement, so no transaction is needed for the two to go
+ * in together, and an owner refused by its conflict leaves no write behind. Returns the write's
+ * id, or null when the owner was not stored. `database` is the one written to, just read by the
+ * caller in the same organization.
+ */
+export async function storeWriteWith(
+	ctx: WorkspaceCtx,
+	input: { databaseId: string; values: Record<string, unknown>; source: string },
+	database: typeof workspaceDatabases.$inferSelect,
+	owner: (writeId: string) => SQLWrapper,
+): Promise<string | null> {
+	if (database.id !== input.databaseId || database.organizationId !== ctx.orgId) {
+		throw new Error('storeWriteWith: the database given is not the one written to')
+	}
+	const values = validateRowValues(database.properties, input.values)
+	const id = randomUUID()
+	const column = (name: keyof typeof workspaceWrites.$inferSelect) => sql.identifier(workspaceWrites[name].name)
+	// The owner's SQL, not its builder: Drizzle puts parentheses around a builder, which WITH refuses.
+	const result = await ctx.db.execute<{ id: string }>(sql`
+		with owner as (${owner(id).getSQL()})
+		insert into ${workspaceWrites} (${column('id')}, ${column('organizationId')}, ${column('workspaceId')},
+			${column('databaseId')}, ${column('kind')}, ${column('values')}, ${column('source')})
+		select ${id}, ${ctx.orgId}, ${database.workspaceId}, ${database.id}, 'create', ${JSON.stringify(values)}::jsonb,
+			${input.source}
+		from owner
+		returning ${column('id')}`)
+	return (result as unknown as { rows: { id: string }[] }).rows[0]?.id ?? null
+}
+
 async function findDatabase(ctx: WorkspaceCtx, databaseId: string) {
 	const [database] = await ctx.db
 		.select()
@@ -126,6 +160,46 @@ async function findDatabase(ctx: WorkspaceCtx, databaseId: string) {
 /** Queues a stored write's delivery; given `db` (the transaction that stored it), the job commits with it. */
 export async function queueDelivery(deps: WorkspaceDeps, writeId: string, db?: Db): Promise<void> {
 	await deps.jobs.send(deps.queues.deliver, { writeId }, db ? { db } : {})
+}
+
+/** Writes queued by `queueDeliverySoon` are sent as one job this often, or sooner when this many wait. */
+const deliveryBatch = { waitMs: 50, maxWrites: 100 }
+const deliveryBatches = new WeakMap<WorkspaceDeps['jobs'], { writeIds: string[]; timer: NodeJS.Timeout | null }>()
+
+/**
+ * For writes stored by public requests (form answers), whose commit must not wait for a job:
+ * their ids are gathered in memory and queued as one job per batch (every 50 ms, or 100
+ * writes), after the request was answered. If the process dies first, or the job cannot be
+ * sent, the sweeper finds the writes (pending, never attempted) and queues them within two
+ * minutes: a write once committed is never lost, only its delivery later.
+ */
+export function queueDeliverySoon(deps: WorkspaceDeps, writeId: string): void {
+	let batch = deliveryBatches.get(deps.jobs)
+	if (!batch) {
+		batch = { writeIds: [], timer: null }
+		deliveryBatches.set(deps.jobs, batch)
+	}
+	const current = batch
+	const flush = () => {
+		if (current.timer) {
+			clearTimeout(current.timer)
+			current.timer = null
+		}
+		const writeIds = current.writeIds.splice(0)
+		if (writeIds.length === 0 || !deps.jobs.isRunning()) {
+			return
+		}
+		deps.jobs.send(deps.queues.deliver, { writeIds }).catch((error: unknown) => {
+			deps.log.warn({ err: error, writes: writeIds.length }, 'deliveries not queued; the sweeper will queue them')
+		})
+	}
+	current.writeIds.push(writeId)
+	if (current.writeIds.length >= deliveryBatch.maxWrites) {
+		flush()
+	} else if (!current.timer) {
+		current.timer = setTimeout(flush, deliveryBatch.waitMs)
+		current.timer.unref()
+	}
 }
 
 async function rowIdOf(deps: WorkspaceDeps, write: WriteRecord): Promise<string | null> {
@@ -203,10 +277,10 @@ export async function retryWrite(ctx: WorkspaceCtx, workspaceId: string, writeId
 	return toWrite(record, await rowIdOf(ctx, record))
 }
 
-/** Takes the write for one attempt, unless it is delivered, dead, or held by another worker. */
-async function claim(deps: WorkspaceDeps, writeId: string): Promise<WriteRecord | undefined> {
+/** Takes the writes for one attempt each, except those delivered, dead, or held by another worker. */
+async function claim(deps: WorkspaceDeps, writeIds: string[]): Promise<WriteRecord[]> {
 	const now = new Date()
-	const [record] = await deps.db
+	return deps.db
 		.update(workspaceWrites)
 		.set({
 			attempts: sql`${workspaceWrites.attempts} + 1`,
@@ -215,28 +289,108 @@ async function claim(deps: WorkspaceDeps, writeId: string): Promise<WriteRecord 
 		})
 		.where(
 			and(
-				eq(workspaceWrites.id, writeId),
+				inArray(workspaceWrites.id, writeIds),
 				inArray(workspaceWrites.state, ['pending', 'failed']),
 				or(isNull(workspaceWrites.lockedUntil), lt(workspaceWrites.lockedUntil, now)),
 			),
 		)
 		.returning()
-	return record
 }
 
-async function deliverWrite(deps: WorkspaceDeps, writeId: string): Promise<void> {
-	const write = await claim(deps, writeId)
-	if (!write) {
+/** At most this many attempts of one batch run at once (they mostly wait on Notion). */
+const attemptsAtOnce = 4
+
+/**
+ * Delivers a batch of writes: one statement claims them all, one reads their databases. New
+ * rows of a local database are then stored together with their writes' delivery, in one
+ * transaction per database; every other write is attempted on its own (four at a time).
+ */
+async function deliverWrites(deps: WorkspaceDeps, writeIds: string[]): Promise<void> {
+	const writes = await claim(deps, writeIds)
+	if (writes.length === 0) {
 		return
 	}
-	const [target] = await deps.db
+	const databaseIds = [...new Set(writes.map((write) => write.databaseId))]
+	const targets = await deps.db
 		.select({ database: workspaceDatabases, workspace: workspaces })
 		.from(workspaceDatabases)
 		.innerJoin(workspaces, eq(workspaces.id, workspaceDatabases.workspaceId))
-		.where(eq(workspaceDatabases.id, write.databaseId))
-	if (!target) {
-		return
+		.where(inArray(workspaceDatabases.id, databaseIds))
+	const targetOf = new Map(targets.map((target) => [target.database.id, target]))
+	const one: WriteRecord[] = []
+	const localCreates = new Map<string, WriteRecord[]>()
+	for (const write of writes) {
+		const target = targetOf.get(write.databaseId)
+		if (target?.workspace.tool === 'local' && write.kind === 'create' && write.attempts === 1) {
+			localCreates.set(write.databaseId, [...(localCreates.get(write.databaseId) ?? []), write])
+		} else if (target) {
+			one.push(write)
+		}
 	}
+	for (const [databaseId, group] of localCreates) {
+		const target = targetOf.get(databaseId)
+		if (target && !(await createLocalRows(deps, target.database, group))) {
+			// One of them is refused: each is attempted on its own, so the others still go in.
+			one.push(...group)
+		}
+	}
+	let next = 0
+	const lane = async () => {
+		for (let write = one[next++]; write; write = one[next++]) {
+			const target = targetOf.get(write.databaseId)
+			// Claimed with the batch: once half its lease is gone (a slow workspace ahead of it), it is
+			// left for the sweeper, so no attempt can still be running when another worker may take it.
+			const leaseLeftMs = (write.lockedUntil?.getTime() ?? 0) - Date.now()
+			if (target && leaseLeftMs > (deps.writes.leaseSeconds * 1000) / 2) {
+				await attemptWrite(deps, write, target)
+			}
+		}
+	}
+	await Promise.all(Array.from({ length: Math.min(attemptsAtOnce, one.length) }, lane))
+}
+
+/**
+ * First attempts at new rows of one local database: the rows and their writes' delivery go in
+ * one transaction, so each is delivered exactly once whatever happens, in a handful of
+ * statements for the whole batch. False (nothing stored) when any of them is refused.
+ */
+async function createLocalRows(
+	deps: WorkspaceDeps,
+	database: typeof workspaceDatabases.$inferSelect,
+	writes: WriteRecord[],
+): Promise<boolean> {
+	try {
+		await deps.db.transaction(async (tx) => {
+			const rows = await insertLocalRows(
+				tx,
+				database.organizationId,
+				database,
+				writes.map((write) => write.values),
+			)
+			const list = (values: string[]) =>
+				sql`array[${sql.join(
+					values.map((value) => sql`${value}`),
+					sql`, `,
+				)}]::text[]`
+			await tx.execute(sql`
+				update ${workspaceWrites} set state = 'delivered', external_row_id = delivered.external_id,
+					delivered_at = now(), last_error = null, next_attempt_at = null, locked_until = null
+				from (select unnest(${list(writes.map((write) => write.id))}) as id,
+					unnest(${list(rows.map((row) => row.externalId))}) as external_id) as delivered
+				where ${workspaceWrites.id} = delivered.id`)
+		})
+		return true
+	} catch (error) {
+		deps.log.warn({ err: error, writes: writes.length }, 'local rows not stored together; trying one by one')
+		return false
+	}
+}
+
+async function attemptWrite(
+	deps: WorkspaceDeps,
+	write: WriteRecord,
+	target: { database: typeof workspaceDatabases.$inferSelect; workspace: typeof workspaces.$inferSelect },
+): Promise<void> {
 	const { database, workspace } = target
 	const external = {
 		externalId: database.externalId,
@@ -329,7 +483,8 @@ async function sweepWrites(deps: WorkspaceDeps): Promise<void> {
 			),
 		)
 		.limit(500)
-	for (const orphan of orphans) {
-		await deps.jobs.send(deps.queues.deliver, { writeId: orphan.id })
+	for (let start = 0; start < orphans.length; start += deliveryBatch.maxWrites) {
+		const writeIds = orphans.slice(start, start + deliveryBatch.maxWrites).map((orphan) => orphan.id)
+		await deps.jobs.send(deps.queues.deliver, { writeIds })
 	}
 }

@@ -11,7 +11,7 @@ import {
 } from '@blocksmith/contracts/forms.ts'
 import type { Property } from '@blocksmith/contracts/workspaces.ts'
 import { verifyPassword } from 'better-auth/crypto'
-import { and, count, eq, sql, TransactionRollbackError } from 'drizzle-orm'
+import { and, count, eq, sql } from 'drizzle-orm'
 import { blobs } from '#src/core/uploads/uploads.schema.ts'
 import type { Db } from '#src/db/client.ts'
 import { AppError } from '#src/lib/errors.ts'
@@ -19,7 +19,7 @@ import { enforceRateLimit, type RateLimitRule } from '#src/lib/rate-limit.ts'
 import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
 import type { PublicGrant } from '#src/workspaces/workspaces.deps.ts'
 import { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
-import { queueDelivery, storeWrite } from '#src/workspaces/workspaces.writes.ts'
+import { queueDeliverySoon, storeWriteWith } from '#src/workspaces/workspaces.writes.ts'
 import { fileBlobIds, validateAnswers } from './forms.answers.ts'
 import { type FormsDeps, workspaceCtxFor } from './forms.deps.ts'
 import { claimAnswerFiles } from './forms.files.ts'
@@ -215,11 +215,12 @@ export async function unlockForm(
 
 /**
  * Takes one answer: checks the form, the limits, the honeypot and the answers, stores it with
- * its workspace write and the write's delivery job in one transaction, and only then
- * acknowledges. A retried submit with the same idempotency key returns the first one and stores
- * nothing new. A plain answer costs five statements: the form (with its database and whether it
- * has webhooks), then BEGIN, the write, the submission, the job, COMMIT; a limited form adds its
- * row lock and count, webhooks their deliveries and jobs, files their claim (decision 016).
+ * its workspace write in one transaction, and only then acknowledges. A retried submit with the
+ * same idempotency key returns the first one and stores nothing new. A plain answer costs five
+ * statements: the form (with its database and whether it has webhooks), then BEGIN, the write,
+ * the submission, COMMIT. Its delivery job is queued after the answer, with other answers'
+ * (`queueDeliverySoon`), and the sweeper queues it if that is lost (decision 016). A limited form
+ * adds its row lock and count, files their claim, webhooks their deliveries and their jobs.
  */
 export async function submit(
 	deps: FormsDeps,
@@ -250,24 +251,22 @@ export async function submit(
 	}
 	const { answers, values, isSpam, limits, respondentKey } = answer
 	const submissionId = randomUUID()
-	// The answer, its delivery and the delivery's job are stored together: a crash leaves all or none.
-	const isStored = await deps.db
-		.transaction(async (tx) => {
-			if (limits.maxSubmissions !== null && !isSpam) {
-				// One answer at a time per limited form, so the last places are not given out twice.
-				await tx.execute(sql`select 1 from ${forms} where ${forms.id} = ${form.id} for update`)
-				if ((await countAnswers(tx, form.id)) >= limits.maxSubmissions) {
-					throw new AppError('FORM_CLOSED', { detail: limits.limitReachedMessage })
-				}
+	const isLimited = limits.maxSubmissions !== null && !isSpam
+	const blobIds = isSpam ? [] : fileBlobIds(form.fields, answers)
+	// The submission and its write go in with one statement (`storeWriteWith`): together or not at
+	// all, with no transaction. Only a limit, files or webhooks need more statements, and then a
+	// transaction around them.
+	const needsTransaction = isLimited || blobIds.length > 0 || (hasWebhooks && !isSpam)
+	const store = async (db: Db): Promise<{ writeId: string | null } | null> => {
+		if (isLimited && limits.maxSubmissions !== null) {
+			// One answer at a time per limited form, so the last places are not given out twice.
+			await db.execute(sql`select 1 from ${forms} where ${forms.id} = ${form.id} for update`)
+			if ((await countAnswers(db, form.id)) >= limits.maxSubmissions) {
+				throw new AppError('FORM_CLOSED', { detail: limits.limitReachedMessage })
 			}
-			const write = isSpam
-				? null
-				: await storeWrite(
-						{ ...workspaceCtxFor(deps, form.organizationId, form.createdBy), db: tx },
-						{ databaseId: database.id, values, source: `form:${form.id}` },
-						database,
-					)
-			const [submission] = await tx
+		}
+		const submission = (writeId: string | null) =>
+			db
 				.insert(formSubmissions)
 				.values({
 					id: submissionId,
@@ -275,48 +274,49 @@ export async function submit(
 					formId: form.id,
 					idempotencyKey: input.idempotencyKey,
 					answers,
-					writeId: write?.id ?? null,
+					writeId,
 					spam: isSpam,
 					respondentKey,
 				})
+				// The same key stored already (a retry, or both at once), or this person answered already.
 				.onConflictDoNothing()
 				.returning({ id: formSubmissions.id })
-			if (!submission) {
-				// The same key arrived twice at once and the other request stored it, or this person has
-				// answered already: undo this write.
-				tx.rollback()
+		if (isSpam) {
+			// Spam keeps no files (they are swept like any upload no answer took) and is never delivered.
+			const [stored] = await submission(null)
+			return stored ? { writeId: null } : null
+		}
+		const writeId = await storeWriteWith(
+			{ ...workspaceCtxFor(deps, form.organizationId, form.createdBy), db },
+			{ databaseId: database.id, values, source: `form:${form.id}` },
+			database,
+			submission,
+		)
+		if (!writeId) {
+			return null
+		}
+		if (!(await claimAnswerFiles(db, submissionId, blobIds))) {
+			throw new AppError('CONFLICT', { detail: 'A file was already sent with another answer. Add it again.' })
+		}
+		if (hasWebhooks) {
+			// Few forms have webhooks: their jobs are inserted by this transaction, so they commit with
+			// the answer at no commit of their own.
+			for (const deliveryId of await storeDeliveries(db, form, submissionId)) {
+				await deps.jobs.send(webhookQueues.deliver, { deliveryId }, { db })
 			}
-			if (!write) {
-				// Spam keeps no files (they are swept like any upload no answer took) and is never delivered.
-				return true
-			}
-			if (!(await claimAnswerFiles(tx, submissionId, fileBlobIds(form.fields, answers)))) {
-				throw new AppError('CONFLICT', {
-					detail: 'A file was already sent with another answer. Add it again.',
-				})
-			}
-			// The jobs are inserted by this transaction: they commit with the answer, at no commit of
-			// their own, and none can be lost between two commits.
-			await queueDelivery(deps.workspaces, write.id, tx)
-			if (hasWebhooks) {
-				for (const deliveryId of await storeDeliveries(tx, form, submissionId)) {
-					await deps.jobs.send(webhookQueues.deliver, { deliveryId }, { db: tx })
-				}
-			}
-			return true
-		})
-		.catch((error: unknown) => {
-			if (error instanceof TransactionRollbackError) {
-				return false
-			}
-			throw error
-		})
-	if (!isStored) {
+		}
+		return { writeId }
+	}
+	const stored = needsTransaction ? await deps.db.transaction(store) : await store(deps.db)
+	if (!stored) {
 		const first = await findSubmission(deps, form.id, input.idempotencyKey)
 		if (!first) {
 			throw new AppError('ALREADY_RESPONDED', { detail: limits.alreadyRespondedMessage })
 		}
 		return { id: first.id, duplicate: true, ...thanksFor(form, first.answers) }
+	}
+	if (stored.writeId) {
+		queueDeliverySoon(deps.workspaces, stored.writeId)
 	}
 	if (!isSpam) {
 		try {
