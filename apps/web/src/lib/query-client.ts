@@ -12,7 +12,13 @@ function notify(error: unknown): void {
 
 export function createQueryClient(): QueryClient {
 	return new QueryClient({
-		queryCache: new QueryCache({ onError: notify }),
+		queryCache: new QueryCache({
+			onError: (error, query) => {
+				if (!query.meta?.isErrorShownInPage) {
+					notify(error)
+				}
+			},
+		}),
 		mutationCache: new MutationCache({
 			onError: (error, _variables, _context, mutation) => {
 				// Forms show field errors on their fields; they opt out of the toast for those.
@@ -35,5 +41,7 @@ export function createQueryClient(): QueryClient {
 declare module '@tanstack/react-query' {
 	interface Register {
 		mutationMeta: { isFormMutation?: boolean }
+		/** The page shows the query's error itself: no toast. */
+		queryMeta: { isErrorShownInPage?: boolean }
 	}
 }

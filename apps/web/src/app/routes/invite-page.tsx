@@ -1,6 +1,6 @@
 import { hashKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Users } from 'lucide-react'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router'
 import { toast } from 'sonner'
 import { AuthLayout } from '#src/app/layouts/auth-layout.tsx'
@@ -25,6 +25,16 @@ export function InvitePage() {
 	const navigate = useNavigate()
 	const preview = useQuery(invitationPreviewQuery(id))
 	const [mode, setMode] = useState<'sign-in' | 'sign-up' | null>(null)
+	// Signed up from the link, and so already in the team: straight home, no "Join" step.
+	const [hasSignedUp, setHasSignedUp] = useState(false)
+	const isSignedIn = session.status === 'authenticated'
+	const organizationName = preview.data?.organizationName
+	useEffect(() => {
+		if (hasSignedUp && isSignedIn) {
+			toast.success(`You joined ${organizationName ?? 'the team'}.`)
+			void navigate(paths.home, { replace: true })
+		}
+	}, [hasSignedUp, isSignedIn, organizationName, navigate])
 	const accept = useMutation({
 		mutationFn: () => acceptInvitation(id, linkToken),
 		onSuccess: async () => {
@@ -38,7 +48,7 @@ export function InvitePage() {
 		},
 	})
 
-	if (preview.isPending) {
+	if (preview.isPending || hasSignedUp) {
 		return (
 			<AuthLayout title="Invitation">
 				<Skeleton className="h-24" />
@@ -46,11 +56,20 @@ export function InvitePage() {
 		)
 	}
 	if (preview.isError) {
+		// Said here, once (the query keeps out of the error toasts), with the way in.
 		return (
 			<AuthLayout title="Invitation">
-				<Alert variant="error" title="This invitation can't be used">
-					It was accepted, revoked, or it expired. Ask whoever invited you to send a new one.
-				</Alert>
+				<div className="grid gap-4">
+					<Alert variant="warning" title="This invitation link can no longer be used">
+						It was already accepted, or it was revoked or expired.{' '}
+						{isSignedIn
+							? 'If you accepted it, the team is in your organization menu.'
+							: 'If you accepted it, sign in to reach the team; if not, ask whoever invited you for a new link.'}
+					</Alert>
+					<Button asChild className="w-full">
+						{isSignedIn ? <Link to={paths.home}>Go to Blocksmith</Link> : <Link to={paths.login}>Sign in</Link>}
+					</Button>
+				</div>
 			</AuthLayout>
 		)
 	}
@@ -58,7 +77,7 @@ export function InvitePage() {
 	const invitation = preview.data
 	const heading = `Join ${invitation.organizationName}`
 	const who = invitation.inviterName ? `${invitation.inviterName} invited you` : 'You are invited'
-	const description = `${who} to join ${invitation.organizationName} on Blocksmith as ${invitation.role === 'admin' ? 'an admin' : `a ${invitation.role}`}.`
+	const description = `${who} to join ${invitation.organizationName} on Blocksmith as ${withArticle(invitation.role)}.`
 
 	if (session.status === 'authenticated' && session.user) {
 		const isRecipient = session.user.email.toLowerCase() === invitation.email.toLowerCase()
@@ -90,36 +109,46 @@ export function InvitePage() {
 	}
 
 	const current = mode ?? (invitation.hasAccount ? 'sign-in' : 'sign-up')
+	const switchTo = (next: 'sign-in' | 'sign-up', label: string) => (
+		<button type="button" className="font-medium text-link hover:underline" onClick={() => setMode(next)}>
+			{label}
+		</button>
+	)
 	return (
 		<AuthLayout
 			title={heading}
 			description={description}
 			footer={
 				current === 'sign-in' ? (
-					<>
-						No account yet?{' '}
-						<button type="button" className="font-medium text-link hover:underline" onClick={() => setMode('sign-up')}>
-							Create one
-						</button>
-					</>
+					<>No account yet? {switchTo('sign-up', 'Create one')}</>
 				) : (
-					<>
-						Already have an account?{' '}
-						<button type="button" className="font-medium text-link hover:underline" onClick={() => setMode('sign-in')}>
-							Sign in
-						</button>
-					</>
+					<>Already have an account? {switchTo('sign-in', 'Sign in')}</>
 				)
 			}
 		>
-			<p className="mb-4 text-muted-foreground text-sm">
-				{current === 'sign-in' ? 'Sign in as ' : 'Create your account as '}
-				<span className="font-medium text-foreground">{invitation.email}</span> to accept.
-			</p>
 			{current === 'sign-in' ? (
-				<SignInForm defaultEmail={invitation.email} />
+				<>
+					<p className="mb-4 text-muted-foreground text-sm">
+						Sign in as <span className="font-medium text-foreground">{invitation.email}</span> to accept.
+					</p>
+					<SignInForm defaultEmail={invitation.email} />
+				</>
+			) : linkToken ? (
+				<>
+					<p className="mb-4 text-muted-foreground text-sm">
+						Create your account as <span className="font-medium text-foreground">{invitation.email}</span>: you join{' '}
+						{invitation.organizationName} as you do.
+					</p>
+					<SignUpForm
+						invitation={{ id, token: linkToken, email: invitation.email }}
+						onSignedUp={() => setHasSignedUp(true)}
+					/>
+				</>
 			) : (
-				<SignUpForm fixedEmail={invitation.email} />
+				<Alert variant="warning">
+					This link is missing part of the address from the e-mail. Open the invitation from the e-mail we sent to{' '}
+					{invitation.email}.
+				</Alert>
 			)}
 			<p className="mt-4 text-center text-muted-foreground text-xs">
 				<Link to={paths.home} className="hover:underline">
@@ -128,4 +157,9 @@ export function InvitePage() {
 			</p>
 		</AuthLayout>
 	)
+}
+
+/** "an owner", "an admin", "a member". */
+function withArticle(role: string): string {
+	return `${/^[aeiou]/i.test(role) ? 'an' : 'a'} ${role}`
 }

@@ -29,6 +29,20 @@ export async function signUp(input: { name: string; email: string; password: str
 	return withUser(tokenFrom(headers))
 }
 
+/**
+ * A newcomer's account from an invitation link: made with the invited address, already in the
+ * team, with the address confirmed by the link's token (POST /api/invitations/{id}/sign_up).
+ */
+export async function signUpFromInvitation(
+	invitation: { id: string; token: string },
+	input: { name: string; password: string },
+) {
+	const { token } = await api<{ token: string }>(`/api/invitations/${encodeURIComponent(invitation.id)}/sign_up`, {
+		json: { token: invitation.token, ...input },
+	})
+	return withUser(token)
+}
+
 export async function signOut(): Promise<void> {
 	await api('/api/auth/sign-out', { json: {}, isCredentialCheck: true }).catch(() => {})
 }

@@ -53,6 +53,8 @@ export function invitationPreviewQuery(id: string) {
 		queryFn: ({ signal }): Promise<InvitationPreview> =>
 			api(`/api/invitations/${encodeURIComponent(id)}`, { schema: invitationPreviewSchema, signal }),
 		retry: false,
+		// A used link is explained by the page itself, not a toast as well.
+		meta: { isErrorShownInPage: true },
 	})
 }
 
