@@ -20,6 +20,7 @@ import { bodyLimits } from './lib/body-limit.ts'
 import { compression } from './lib/compression.ts'
 import type { AppEnv } from './lib/context.ts'
 import { AppError, toProblem } from './lib/errors.ts'
+import { refuseInvalidText } from './lib/invalid-text.ts'
 import { createJobs, type Jobs } from './lib/jobs.ts'
 import type { Logger } from './lib/logger.ts'
 import { createMailer } from './lib/mail.ts'
@@ -179,6 +180,7 @@ export function createApp(services: AppServices) {
 					: config.bodyLimitBytes,
 		),
 	)
+	app.use(refuseInvalidText(app.openAPIRegistry))
 
 	app.get('/healthz', (c) => c.json({ status: 'ok' }))
 	app.get('/readyz', async (c) => {
