@@ -4,6 +4,7 @@
 // /api/{tool}/users, and Notion's OAuth callback and webhooks.
 
 import { idSchema, okSchema } from '@blocksmith/contracts/common.ts'
+import type { Role } from '@blocksmith/contracts/teams.ts'
 import {
 	connectWorkspaceResultSchema,
 	connectWorkspaceSchema,
@@ -105,9 +106,14 @@ const routes = {
 		path: '/dashboard/workspaces/{id}',
 		tags,
 		security,
-		summary: 'Disconnect a workspace (its mirror and pending deliveries go with it)',
+		summary:
+			'Disconnect a Notion workspace, or delete a local one (its databases, rows and pending deliveries go with it; owners and admins)',
 		request: { params: idParams },
-		responses: { 200: jsonResponse(okSchema, 'Disconnected'), 404: notFound },
+		responses: {
+			200: jsonResponse(okSchema, 'Disconnected'),
+			403: problemResponse('Owners and admins only'),
+			404: notFound,
+		},
 	}),
 	writes: createRoute({
 		method: 'get',
@@ -230,10 +236,11 @@ const routes = {
 		path: '/dashboard/local/databases/{id}',
 		tags,
 		security,
-		summary: 'Delete a local database and its rows',
+		summary: 'Delete a local database and its rows (owners and admins)',
 		request: { params: localIdParams },
 		responses: {
 			200: jsonResponse(okSchema, 'Deleted'),
+			403: problemResponse('Owners and admins only'),
 			404: notFound,
 			409: problemResponse('Related from elsewhere'),
 		},
@@ -320,10 +327,11 @@ export function createWorkspaceRoutes(deps: { auth: Auth; workspaces: WorkspaceD
 	]) {
 		router.use(path, session, member)
 	}
-	const ctx = (c: Context<MemberEnv>): WorkspaceCtx => ({
+	const ctx = (c: Context<MemberEnv>): WorkspaceCtx & { role: Role } => ({
 		...w,
 		orgId: c.var.member.orgId,
 		userId: c.var.member.userId,
+		role: c.var.member.role,
 	})
 
 	router.openapi(routes.listWorkspaces, async (c) => c.json(await listWorkspaces(ctx(c)), 200))

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { Role } from '@blocksmith/contracts/teams.ts'
 import type {
 	ConnectWorkspaceResult,
 	CreateDatabase,
@@ -23,6 +24,7 @@ import { buildLocalProperties } from './properties.ts'
 import { filtersSql, orderSql, parseFilters, parseSorts } from './rows.query.ts'
 import { convertValue, validateRowValues } from './values.ts'
 import type { WorkspaceCtx, WorkspaceDeps } from './workspaces.deps.ts'
+import { canDeleteDatabase, canRemoveWorkspace, workspaceRefusals } from './workspaces.policy.ts'
 import { workspaceDatabases, workspaceRows, workspaces } from './workspaces.schema.ts'
 import { queueDiscovery } from './workspaces.sync.ts'
 
@@ -217,8 +219,12 @@ export async function completeNotionOAuth(
 	}
 }
 
-export async function disconnectWorkspace(ctx: WorkspaceCtx, id: string): Promise<void> {
+/** Owners and admins only; found in the caller's organization first, so another's id reads as 404. */
+export async function disconnectWorkspace(ctx: WorkspaceCtx & { role: Role }, id: string): Promise<void> {
 	const record = await getWorkspaceRecord(ctx, id)
+	if (!canRemoveWorkspace(ctx.role)) {
+		throw new AppError('FORBIDDEN', { detail: workspaceRefusals.removeWorkspace })
+	}
 	// Rows, databases and queued writes go with it (foreign keys cascade).
 	await ctx.db.delete(workspaces).where(and(eq(workspaces.id, record.id), eq(workspaces.organizationId, ctx.orgId)))
 }
@@ -383,8 +389,12 @@ async function revalidateValues(db: WorkspaceCtx['db'], databaseId: string, befo
 	}
 }
 
-export async function deleteLocalDatabase(ctx: WorkspaceCtx, id: string): Promise<void> {
+/** Owners and admins only; found in the caller's organization first, so another's id reads as 404. */
+export async function deleteLocalDatabase(ctx: WorkspaceCtx & { role: Role }, id: string): Promise<void> {
 	const { database } = await getDatabaseRecords(ctx, 'local', id)
+	if (!canDeleteDatabase(ctx.role)) {
+		throw new AppError('FORBIDDEN', { detail: workspaceRefusals.deleteDatabase })
+	}
 	const others = await ctx.db
 		.select({ id: workspaceDatabases.id, name: workspaceDatabases.name, properties: workspaceDatabases.properties })
 		.from(workspaceDatabases)

@@ -1,3 +1,4 @@
+import type { Role } from '@blocksmith/contracts/teams.ts'
 import type { Db } from '#src/db/client.ts'
 import type { Jobs } from '#src/lib/jobs.ts'
 import type { Logger } from '#src/lib/logger.ts'
@@ -33,8 +34,8 @@ export type FormsDeps = {
 	workspaces: WorkspaceDeps
 }
 
-/** A member working in one organization. */
-export type FormsCtx = FormsDeps & { orgId: string; userId: string }
+/** A member working in one organization, with their role there. */
+export type FormsCtx = FormsDeps & { orgId: string; userId: string; role: Role }
 
 /** The workspace layer as the form's organization, for writes and reads made on its behalf. */
 export function workspaceCtxFor(deps: FormsDeps, orgId: string, userId: string | null): WorkspaceCtx {

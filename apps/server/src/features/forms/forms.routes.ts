@@ -36,7 +36,16 @@ import type { ViewCounter } from './forms.analytics.ts'
 import { formAnalytics } from './forms.analytics.ts'
 import type { FormsCtx, FormsDeps } from './forms.deps.ts'
 import { findPublicForm, isUnlocked, openPageAsset, publicFormData, submit, unlockForm } from './forms.public.ts'
-import { createForm, deleteForm, duplicateForm, getForm, listForms, updateForm, updateUrl } from './forms.service.ts'
+import {
+	authorizeFormAction,
+	createForm,
+	deleteForm,
+	duplicateForm,
+	getForm,
+	listForms,
+	updateForm,
+	updateUrl,
+} from './forms.service.ts'
 import { exportSubmissionsCsv, listSubmissions, retryFailedSubmissions, retrySubmission } from './forms.submissions.ts'
 import { createFormUpload } from './forms.uploads.ts'
 import {
@@ -58,6 +67,7 @@ const publicIdParams = z.object({ id: z.string().min(1).max(100) })
 const webhookParams = z.object({ id: idSchema, webhookId: idSchema })
 const notFound = commonProblems[404]
 const bad = commonProblems[400]
+const forbidden = problemResponse('Owners and admins only')
 
 const routes = {
 	list: createRoute({
@@ -100,9 +110,9 @@ const routes = {
 		path: '/dashboard/forms/{id}',
 		tags,
 		security,
-		summary: 'Delete a form: its page answers "deleted"; rows it wrote stay in the database',
+		summary: 'Delete a form: its page answers "deleted"; rows it wrote stay in the database (owners and admins)',
 		request: { params: idParams },
-		responses: { 200: jsonResponse(okSchema, 'Deleted'), 404: notFound },
+		responses: { 200: jsonResponse(okSchema, 'Deleted'), 403: forbidden, 404: notFound },
 	}),
 	analytics: createRoute({
 		method: 'get',
@@ -176,9 +186,9 @@ const routes = {
 		path: '/dashboard/forms/{id}/webhooks',
 		tags,
 		security,
-		summary: 'Webhooks of a form, with their signing secrets',
+		summary: 'Webhooks of a form, with their signing secrets (owners and admins, as every webhook route)',
 		request: { params: idParams },
-		responses: { 200: jsonResponse(z.array(formWebhookSchema), 'Webhooks'), 404: notFound },
+		responses: { 200: jsonResponse(z.array(formWebhookSchema), 'Webhooks'), 403: forbidden, 404: notFound },
 	}),
 	createWebhook: createRoute({
 		method: 'post',
@@ -190,6 +200,7 @@ const routes = {
 		responses: {
 			201: jsonResponse(formWebhookSchema, 'Added'),
 			400: bad,
+			403: forbidden,
 			404: notFound,
 			409: problemResponse('Too many'),
 		},
@@ -201,7 +212,7 @@ const routes = {
 		security,
 		summary: 'Turn a webhook on or off',
 		request: { params: webhookParams, body: jsonBody(updateWebhookSchema) },
-		responses: { 200: jsonResponse(formWebhookSchema, 'Saved'), 404: notFound },
+		responses: { 200: jsonResponse(formWebhookSchema, 'Saved'), 403: forbidden, 404: notFound },
 	}),
 	deleteWebhook: createRoute({
 		method: 'delete',
@@ -210,7 +221,7 @@ const routes = {
 		security,
 		summary: 'Remove a webhook (and its deliveries)',
 		request: { params: webhookParams },
-		responses: { 200: jsonResponse(okSchema, 'Removed'), 404: notFound },
+		responses: { 200: jsonResponse(okSchema, 'Removed'), 403: forbidden, 404: notFound },
 	}),
 	deliveries: createRoute({
 		method: 'get',
@@ -222,7 +233,7 @@ const routes = {
 			params: webhookParams,
 			query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
 		},
-		responses: { 200: jsonResponse(z.array(webhookDeliverySchema), 'Deliveries'), 404: notFound },
+		responses: { 200: jsonResponse(z.array(webhookDeliverySchema), 'Deliveries'), 403: forbidden, 404: notFound },
 	}),
 	retryDelivery: createRoute({
 		method: 'post',
@@ -233,6 +244,7 @@ const routes = {
 		request: { params: webhookParams.extend({ deliveryId: idSchema }) },
 		responses: {
 			200: jsonResponse(webhookDeliverySchema, 'Queued'),
+			403: forbidden,
 			404: notFound,
 			409: problemResponse('Not failed'),
 		},
@@ -328,8 +340,20 @@ export function createFormRoutes(deps: {
 	const member = requireMember(f.db)
 	router.use('/dashboard/forms', session, member)
 	router.use('/dashboard/forms/*', session, member)
-	const ctx = (c: Context<MemberEnv>): FormsCtx => ({ ...f, orgId: c.var.member.orgId, userId: c.var.member.userId })
+	const ctx = (c: Context<MemberEnv>): FormsCtx => ({
+		...f,
+		orgId: c.var.member.orgId,
+		userId: c.var.member.userId,
+		role: c.var.member.role,
+	})
 	const id = (c: Context<MemberEnv>) => c.req.param('id') as string
+	// Every webhook route, listing included (secrets), present and future: owners and admins only.
+	for (const path of ['/dashboard/forms/:id/webhooks', '/dashboard/forms/:id/webhooks/*']) {
+		router.use(path, async (c, next) => {
+			await authorizeFormAction(ctx(c), id(c), 'manageWebhooks')
+			await next()
+		})
+	}
 
 	router.openapi(routes.list, async (c) => c.json(await listForms(ctx(c)), 200))
 	router.openapi(routes.create, async (c) => c.json(await createForm(ctx(c), c.req.valid('json')), 201))

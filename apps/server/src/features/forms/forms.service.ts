@@ -23,6 +23,7 @@ import { AppError, found } from '#src/lib/errors.ts'
 import { workspaceDatabases, workspaces } from '#src/workspaces/workspaces.schema.ts'
 import { validateFieldDefinitions } from './forms.answers.ts'
 import type { FormsCtx } from './forms.deps.ts'
+import { canDeleteForm, canManageWebhooks, formRefusals } from './forms.policy.ts'
 import { formSlugs, formSubmissions, forms } from './forms.schema.ts'
 import { checkThemeCss, themeCss, themeImages, themeOf } from './forms.theme.ts'
 
@@ -285,9 +286,26 @@ export async function updateForm(ctx: FormsCtx, id: string, input: UpdateForm): 
 	return toForm(found(record), database, counts.get(form.id) ?? 0)
 }
 
-/** Soft delete: the public page answers "deleted", the answers stay in the database. */
-export async function deleteForm(ctx: FormsCtx, id: string): Promise<void> {
+/**
+ * Finds the form in the caller's organization first (404 otherwise, whoever asks), then checks
+ * the role (403): a member learns nothing about another organization's ids.
+ */
+export async function authorizeFormAction(
+	ctx: FormsCtx,
+	id: string,
+	action: keyof typeof formRefusals,
+): Promise<FormRecord> {
 	const { form } = await getFormRecords(ctx, id)
+	const isAllowed = action === 'deleteForm' ? canDeleteForm(ctx.role) : canManageWebhooks(ctx.role)
+	if (!isAllowed) {
+		throw new AppError('FORBIDDEN', { detail: formRefusals[action] })
+	}
+	return form
+}
+
+/** Soft delete: the public page answers "deleted", the answers stay in the database. Owners and admins only. */
+export async function deleteForm(ctx: FormsCtx, id: string): Promise<void> {
+	const form = await authorizeFormAction(ctx, id, 'deleteForm')
 	await ctx.db
 		.update(forms)
 		.set({ deletedAt: new Date(), published: false })
