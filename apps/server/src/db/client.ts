@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
@@ -62,7 +62,36 @@ export function openPostgres(connectionString: string): Database {
 	return { kind: 'postgres', db, connectionString, pool, close: () => pool.end() }
 }
 
+/**
+ * Whether the database already has the newest migration in the journal. Drizzle's migrator
+ * applies each migration newer than the last one recorded, so then it would apply nothing; it
+ * would still run its CREATE SCHEMA/TABLE IF NOT EXISTS and an empty transaction, and read and
+ * hash every migration file, on every start. Migrations are recorded in the transaction that
+ * applies them, so a recorded last migration means a complete schema.
+ */
+async function isMigrated(db: Db): Promise<boolean> {
+	const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+		entries: Array<{ when: number }>
+	}
+	const newest = Math.max(...journal.entries.map((entry) => entry.when))
+	const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
+	const [table] = rowsOf<{ present: boolean }>(
+		await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`),
+	)
+	if (!table?.present) {
+		return false
+	}
+	const [last] = rowsOf<{ createdAt: string | number | null }>(
+		await db.execute(sql`select max(created_at) as "createdAt" from drizzle.__drizzle_migrations`),
+	)
+	return last?.createdAt != null && Number(last.createdAt) >= newest
+}
+
 export async function migrateDatabase(database: Database): Promise<void> {
+	// Checked without the lock below: what it reads was committed with the schema it stands for.
+	if (await isMigrated(database.db)) {
+		return
+	}
 	if (database.kind === 'pglite') {
 		await migratePglite(database.db as Parameters<typeof migratePglite>[0], { migrationsFolder })
 		return
