@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import nodemailer from 'nodemailer'
 import type { JobQueue, Jobs } from './jobs.ts'
 import type { Logger } from './logger.ts'
 
@@ -33,12 +32,18 @@ export function createMailer(options: {
 	retryDelaySeconds?: number
 }): Mailer {
 	const { log } = options
-	const transport = options.smtpUrl
-		? nodemailer.createTransport(options.smtpUrl)
-		: nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+	// nodemailer (about a hundred modules) loads with the first mail, not with the server.
+	const createTransport = () =>
+		import('nodemailer').then(({ default: nodemailer }) =>
+			options.smtpUrl
+				? nodemailer.createTransport(options.smtpUrl)
+				: nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+		)
+	let transport: ReturnType<typeof createTransport> | undefined
 
 	async function deliver(message: MailMessage): Promise<void> {
-		const info = await transport.sendMail({ from: options.from, ...message })
+		transport ??= createTransport()
+		const info = await (await transport).sendMail({ from: options.from, ...message })
 		if (options.smtpUrl) {
 			log.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'mail sent')
 			return

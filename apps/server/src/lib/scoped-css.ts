@@ -1,4 +1,5 @@
-import * as csstree from 'css-tree'
+import { createRequire } from 'node:module'
+import type * as CssTree from 'css-tree'
 
 // A form author's own CSS, made safe to put in the public page. It is parsed with a real CSS
 // parser (css-tree), never pattern-matched: what the browser would read as @import or url() is
@@ -7,6 +8,16 @@ import * as csstree from 'css-tree'
 // data: URI); at-rules other than those that group rules are refused. The page adds paint
 // containment on the root, so even `position: fixed` cannot cover anything outside the form.
 // CSS nesting is refused: css-tree does not read it, and a rule it cannot read is not scoped.
+
+/**
+ * css-tree (some 270 modules) is loaded by the first check rather than with the server: most
+ * starts never need it. Its CommonJS build, because a check is synchronous.
+ */
+let loadedCssTree: typeof CssTree | undefined
+function cssTree(): typeof CssTree {
+	loadedCssTree ??= createRequire(import.meta.url)('css-tree') as typeof CssTree
+	return loadedCssTree
+}
 
 export const customCssLimits = { maxChars: 20_000 } as const
 
@@ -33,17 +44,17 @@ export function scopeCss(source: string, scope: string): CssCheck {
 	if (source.length > customCssLimits.maxChars) {
 		return { css: '', problems: [`Custom CSS is longer than ${customCssLimits.maxChars} characters.`] }
 	}
-	const ast = csstree.parse(source, {
+	const ast = cssTree().parse(source, {
 		positions: true,
 		onParseError: (error) => {
 			problems.push(`Line ${(error as { line?: number }).line ?? '?'}: ${error.message.replace(/\.$/, '')}.`)
 		},
 	})
-	const scopeSelector = csstree.parse(scope, { context: 'selector' }) as csstree.Selector
-	const line = (node: csstree.CssNode) => node.loc?.start.line ?? '?'
+	const scopeSelector = cssTree().parse(scope, { context: 'selector' }) as CssTree.Selector
+	const line = (node: CssTree.CssNode) => node.loc?.start.line ?? '?'
 
-	csstree.walk(ast, {
-		enter(this: csstree.WalkContext, node: csstree.CssNode) {
+	cssTree().walk(ast, {
+		enter(this: CssTree.WalkContext, node: CssTree.CssNode) {
 			if (node.type === 'Atrule') {
 				const name = node.name.toLowerCase()
 				if (!groupingAtRules.has(name) && !keptAtRules.has(name)) {
@@ -62,7 +73,7 @@ export function scopeCss(source: string, scope: string): CssCheck {
 					)
 				}
 			} else if (node.type === 'Function' && imageFunctions.has(node.name.toLowerCase())) {
-				csstree.walk(node, (inner) => {
+				cssTree().walk(node, (inner) => {
 					if (inner.type === 'String' && !isDataUri(inner.value)) {
 						problems.push(`Line ${line(node)}: ${node.name}() can only hold data: images.`)
 					}
@@ -83,19 +94,19 @@ export function scopeCss(source: string, scope: string): CssCheck {
 		return { css: '', problems: [...new Set(problems)].slice(0, 10) }
 	}
 	// Never a closing tag, wherever the CSS ends up (in a string, `<\/` reads as `</`).
-	return { css: csstree.generate(ast).replaceAll('</', '<\\/'), problems: [] }
+	return { css: cssTree().generate(ast).replaceAll('</', '<\\/'), problems: [] }
 }
 
 /** Whether the walker is inside a @keyframes block, whose "selectors" are percentages. */
-function insideKeyframes(context: csstree.WalkContext): boolean {
+function insideKeyframes(context: CssTree.WalkContext): boolean {
 	const atrule = context.atrule
 	return atrule !== null && atrule !== undefined && /keyframes$/i.test(atrule.name)
 }
 
 /** `a b` becomes `.scope a b`; `html a`, `body a` and `:root a` become `.scope a`. */
-function scopeSelectorTo(selector: csstree.Selector, scope: csstree.Selector): void {
+function scopeSelectorTo(selector: CssTree.Selector, scope: CssTree.Selector): void {
 	const first = selector.children.first
-	const scopeNodes = () => csstree.clone(scope) as csstree.Selector
+	const scopeNodes = () => cssTree().clone(scope) as CssTree.Selector
 	const isRoot =
 		first !== null &&
 		((first.type === 'TypeSelector' && rootNames.has(first.name.toLowerCase())) ||
@@ -106,6 +117,6 @@ function scopeSelectorTo(selector: csstree.Selector, scope: csstree.Selector): v
 		selector.children.prependList(scopeNodes().children)
 		return
 	}
-	selector.children.prependData({ type: 'Combinator', name: ' ' } as csstree.Combinator)
+	selector.children.prependData({ type: 'Combinator', name: ' ' } as CssTree.Combinator)
 	selector.children.prependList(scopeNodes().children)
 }
