@@ -7,7 +7,7 @@ export default defineConfig({
 	plugins: [react()],
 	test: {
 		environment: 'jsdom',
-		include: ['src/**/*.test.{ts,tsx}'],
+		include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
 		setupFiles: ['./src/test/setup.ts'],
 		// Spies and stubbed globals are undone after each test, so no test leaks into the next.
 		restoreMocks: true,
