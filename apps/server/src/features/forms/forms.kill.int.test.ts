@@ -1,23 +1,37 @@
 import type { ChildProcess } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { adminQuery, withDatabase } from '#src/test/global-setup.ts'
 import { freePort, startServerProcess, waitUntilReady } from '#src/test/server-process.ts'
 
 // The promise of a submission: once acknowledged, it is kept and delivered, even when the
 // server is killed hard (SIGKILL, no shutdown) while answers are arriving. The real entry
-// point on the embedded database, as `npm start` runs it.
+// point as `npm start` runs it: on the embedded database, or on a database of its own on the
+// PostgreSQL server of DATABASE_URL when that is set (CI's PostgreSQL pass).
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bs-kill-'))
 const children: ChildProcess[] = []
+// biome-ignore lint/style/noProcessEnv: the test harness chooses the database the same way the app does.
+const postgresUrl = process.env.DATABASE_URL
+const postgresDatabase = postgresUrl ? `bs_kill_${randomBytes(6).toString('hex')}` : undefined
 
-afterAll(() => {
+beforeAll(async () => {
+	if (postgresUrl && postgresDatabase) {
+		await adminQuery(postgresUrl, `create database "${postgresDatabase}"`)
+	}
+})
+
+afterAll(async () => {
 	for (const child of children) {
 		child.kill('SIGKILL')
 	}
 	rmSync(dataDir, { recursive: true, force: true })
+	if (postgresUrl && postgresDatabase) {
+		await adminQuery(postgresUrl, `drop database if exists "${postgresDatabase}" with (force)`)
+	}
 })
 
 function start(port: number) {
@@ -33,6 +47,7 @@ function start(port: number) {
 			WRITE_RETRY_DELAY_SECONDS: '1',
 			// A delivery the kill interrupted holds its write this long before it is taken over.
 			WRITE_LEASE_SECONDS: '15',
+			...(postgresUrl && postgresDatabase ? { DATABASE_URL: withDatabase(postgresUrl, postgresDatabase) } : {}),
 		},
 		children,
 	)
