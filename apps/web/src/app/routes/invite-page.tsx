@@ -77,7 +77,7 @@ export function InvitePage() {
 	const invitation = preview.data
 	const heading = `Join ${invitation.organizationName}`
 	const who = invitation.inviterName ? `${invitation.inviterName} invited you` : 'You are invited'
-	const description = `${who} to join ${invitation.organizationName} on Blocksmith as ${withArticle(invitation.role)}.`
+	const description = `${who} to join ${invitation.organizationName} on Blocksmith as ${roleWithArticle[invitation.role]}.`
 
 	if (session.status === 'authenticated' && session.user) {
 		const isRecipient = session.user.email.toLowerCase() === invitation.email.toLowerCase()
@@ -159,7 +159,4 @@ export function InvitePage() {
 	)
 }
 
-/** "an owner", "an admin", "a member". */
-function withArticle(role: string): string {
-	return `${/^[aeiou]/i.test(role) ? 'an' : 'a'} ${role}`
-}
+const roleWithArticle = { owner: 'an owner', admin: 'an admin', member: 'a member' } as const

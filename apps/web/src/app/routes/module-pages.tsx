@@ -1,27 +1,129 @@
+import { useQuery } from '@tanstack/react-query'
+import { Check, Database } from 'lucide-react'
+import { Link } from 'react-router'
 import { modules } from '#src/app/modules.ts'
-import { EmptyState } from '#src/components/ui/empty-state.tsx'
+import { paths } from '#src/app/paths.ts'
+import { Button } from '#src/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#src/components/ui/card.tsx'
+import { Skeleton } from '#src/components/ui/skeleton.tsx'
+import { workspacesQuery } from '#src/workspaces/api/workspaces.ts'
 
-// Each module's entry screen, until its own issue fills it: what the module will do. Forms has
-// its own pages (features/forms).
+// Each module's entry screen, until its own issue fills it: what the module will do, and how
+// it stands with the team's workspaces. Forms has its own pages (features/forms).
 
-function ModulePage({ moduleKey }: { moduleKey: (typeof modules)[number]['key'] }) {
+type ModuleKey = 'charts' | 'invoices' | 'portals' | 'time'
+
+/** What each module will do (product.md §3), said to the person who will use it. */
+const plans: Record<ModuleKey, { heading: string; items: string[] }> = {
+	charts: {
+		heading: 'Charts will let you',
+		items: [
+			'Chart any database as bars, lines, areas, pies, scatter plots, KPI numbers or tables.',
+			'Group dates by day, week, month, quarter or year, and count, sum, average or total them up, stacked by any property.',
+			'Filter, sort and compare with the previous period.',
+			'Embed a chart in a Notion page (it follows light and dark), or export it as PNG or CSV.',
+		],
+	},
+	invoices: {
+		heading: 'Invoices will let you',
+		items: [
+			'Set your sender details, logo, currency, tax rates, payment terms and numbering, such as INV-2026-0001.',
+			'Build invoices from database rows, related rows or tracked time, with discounts and taxes per rate.',
+			'Send PDFs by e-mail with a payment link, and see draft, sent, paid, void and overdue written back to the row.',
+			'Issue credit notes with their own numbers, and export e-invoices (UBL, Factur-X).',
+		],
+	},
+	portals: {
+		heading: 'Portals will let you',
+		items: [
+			'Open a portal with your name, logo and colours, at your own address.',
+			'Choose the databases and properties clients see, each client only their own rows (checked on the server).',
+			'Invite clients in bulk; they sign in with a link by e-mail, with no password to remember.',
+			'Let clients add rows through your forms, with a visible sync timer and a "refresh now".',
+		],
+	},
+	time: {
+		heading: 'Time Tracking will let you',
+		items: [
+			'Map a database: start and end or a duration, person, project, client, task, tags and billable.',
+			'Start and stop a timer, add entries by hand or fill in a weekly grid.',
+			'Set billable rates and rounding, and save views with filters.',
+			'Report by day, week and month, by project, person, client and tag; export CSV or PDF, and invoice the hours.',
+		],
+	},
+}
+
+function ModulePage({ moduleKey }: { moduleKey: ModuleKey }) {
 	const module = modules.find((candidate) => candidate.key === moduleKey)
+	const workspaces = useQuery(workspacesQuery)
 	if (!module) {
 		return null
 	}
+	const plan = plans[moduleKey]
+	const connected = workspaces.data?.filter((workspace) => workspace.status === 'connected') ?? []
+	const Icon = module.icon
 	return (
 		<div className="grid gap-6">
 			<div className="grid gap-1">
 				<h1 className="font-semibold text-2xl tracking-tight">{module.name}</h1>
 				<p className="text-muted-foreground">{module.summary}</p>
 			</div>
-			<EmptyState
-				icon={module.icon}
-				title={`${module.name} is on its way`}
-				description={`${module.description} Connect a workspace database to start — this is where your ${module.name.toLowerCase()} will live.`}
-			/>
+			<Card>
+				<CardHeader>
+					<div className="flex items-center gap-3">
+						<div className="flex size-9 shrink-0 items-center justify-center rounded-lg border bg-muted/40">
+							<Icon aria-hidden className="size-4 text-muted-foreground" />
+						</div>
+						<div className="grid gap-0.5">
+							<CardTitle asChild>
+								<h2>{module.name} is on its way</h2>
+							</CardTitle>
+							<CardDescription>It is being built now. Here is what it will do.</CardDescription>
+						</div>
+					</div>
+				</CardHeader>
+				<CardContent className="grid gap-3">
+					<h3 className="font-medium text-sm">{plan.heading}</h3>
+					<ul className="grid gap-2 text-sm">
+						{plan.items.map((item) => (
+							<li key={item} className="flex gap-2">
+								<Check aria-hidden className="mt-0.5 size-4 shrink-0 text-success" />
+								<span>{item}</span>
+							</li>
+						))}
+					</ul>
+				</CardContent>
+			</Card>
+			<section aria-labelledby="module-data" className="grid gap-2 rounded-xl border p-5">
+				<h2 id="module-data" className="flex items-center gap-2 font-medium text-sm">
+					<Database aria-hidden className="size-4 text-muted-foreground" /> Your data
+				</h2>
+				{workspaces.isPending ? (
+					<Skeleton className="h-5 w-2/3" />
+				) : connected.length > 0 ? (
+					<p className="text-muted-foreground text-sm">
+						{module.name} will work on the databases you already have in{' '}
+						<span className="font-medium text-foreground">{listOf(connected.map((workspace) => workspace.name))}</span>.
+						There is nothing more to connect.
+					</p>
+				) : (
+					<div className="flex flex-wrap items-center justify-between gap-3">
+						<p className="text-muted-foreground text-sm">
+							{module.name} will work on your workspace databases: connect Notion, or start with the sample workspace.
+						</p>
+						<Button asChild variant="outline" size="sm">
+							<Link to={paths.workspaces}>Go to Workspaces</Link>
+						</Button>
+					</div>
+				)}
+			</section>
 		</div>
 	)
+}
+
+/** "A", "A and B", "A, B and C". */
+function listOf(names: string[]): string {
+	return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
 }
 
 export function ChartsPage() {

@@ -102,8 +102,8 @@ export function OrganizationSettings() {
 					<CardHeader>
 						<CardTitle>Organization</CardTitle>
 						<CardDescription>
-							You are {details.role === 'admin' ? 'an admin' : `a ${details.role}`} of this organization ·{' '}
-							{details.membersCount} {details.membersCount === 1 ? 'member' : 'members'}
+							You are {roleWithArticle[details.role]} of this organization · {details.membersCount}{' '}
+							{details.membersCount === 1 ? 'member' : 'members'}
 						</CardDescription>
 					</CardHeader>
 					<CardContent className="grid gap-4">
@@ -417,3 +417,5 @@ function InviteDialog() {
 		</Dialog>
 	)
 }
+
+const roleWithArticle = { owner: 'an owner', admin: 'an admin', member: 'a member' } as const
