@@ -137,7 +137,8 @@ function UserMenu({ isWide = false }: { isWide?: boolean }) {
 					variant="ghost"
 					size={isWide ? 'md' : 'icon'}
 					className={cn(isWide && 'w-full justify-start px-2')}
-					aria-label="Account menu"
+					// With the name shown, the spoken name starts with it (WCAG 2.5.3: label in name).
+					aria-label={isWide ? `${user.name}, account menu` : 'Account menu'}
 				>
 					<Avatar name={user.name} size="sm" isDecorative />
 					{isWide ? <span className="truncate">{user.name}</span> : null}

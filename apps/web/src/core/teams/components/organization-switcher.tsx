@@ -55,7 +55,12 @@ export function OrganizationSwitcher() {
 		<>
 			<DropdownMenu>
 				<DropdownMenuTrigger asChild>
-					<Button variant="ghost" className="w-full justify-between px-2" aria-label="Switch organization">
+					<Button
+						variant="ghost"
+						className="w-full justify-between px-2"
+						// The visible name first, so the spoken name contains what is seen (WCAG 2.5.3).
+						aria-label={`${active?.name ?? 'Organization'}, switch organization`}
+					>
 						<span className="flex min-w-0 items-center gap-2">
 							<span
 								aria-hidden
