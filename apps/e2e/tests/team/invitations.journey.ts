@@ -62,16 +62,17 @@ test('someone without an account accepts an invitation from the mailed link and 
 	assert.equal(await email.getAttribute('readonly'), '', 'the invited address can be changed')
 	await invitee.page.getByLabel('Name').fill('Ivan Invitee')
 	await invitee.page.getByLabel('Password').fill('glad to be on board')
+	// One hint under the password, not the hint and an error saying the same.
 	await invitee.page.getByRole('button', { name: 'Create account' }).click()
+	await invitee.page.getByText('Use at least 8 characters.').waitFor()
+	assert.equal(await invitee.page.getByText('At least 8 characters.', { exact: true }).count(), 0)
+	await invitee.page.getByLabel('Password').fill('glad to be on board')
 
-	// Signed up, the page offers to join. (Waited for on its own, so a slow sign-up is told apart
-	// from a slow join.)
-	const join = invitee.page.getByRole('button', { name: `Join ${organization}` })
-	await join.waitFor()
-	// The welcome toast shows for a few seconds while home loads: watch for both at once, so a
-	// slow machine cannot miss the toast while it waits for the page.
+	// Creating the account is joining: the welcome toast and home, with no "Join" step between.
+	// (The toast shows for a few seconds while home loads: both are watched for at once, so a
+	// slow machine cannot miss the toast while it waits for the page.)
 	const joined = toast(invitee.page, `You joined ${organization}`).waitFor()
-	await join.click()
+	await invitee.page.getByRole('button', { name: 'Create account' }).click()
 	try {
 		await Promise.all([joined, waitForHome(invitee.page, 'Ivan Invitee')])
 	} catch (error) {
@@ -80,10 +81,34 @@ test('someone without an account accepts an invitation from the mailed link and 
 		console.error(`problems: ${JSON.stringify(invitee.problems)}`)
 		throw error
 	}
-	// The organization switcher names the organization the session now works in.
-	await invitee.page.getByRole('button', { name: 'Switch organization' }).filter({ hasText: organization }).waitFor()
-	// Joining from the mailed link proves the address: no unconfirmed notice.
+	// The organization switcher names the organization the session works in.
+	await invitee.page
+		.getByRole('button', { name: /switch organization/i })
+		.filter({ hasText: organization })
+		.waitFor()
+	// The link proved the address: no unconfirmed notice, and no confirmation mail.
 	assert.equal(await invitee.page.getByText('Confirm your e-mail address').count(), 0)
+	// The team is the newcomer's only organization: none of their own was made on the way.
+	const token = await invitee.page.evaluate(() => localStorage.getItem('blocksmith.token'))
+	assert.ok(token, 'no session token after signing up')
+	const organizations = await api.callOk<{ name: string; role: string }[]>('/dashboard/organizations', { token })
+	assert.deepEqual(
+		organizations.map(({ name, role }) => ({ name, role })),
+		[{ name: organization, role: 'member' }],
+	)
+	const me = await api.callOk<{ data: { emailVerified: boolean } }>('/auth/validate_token', { token })
+	assert.equal(me.data.emailVerified, true)
+	await assert.rejects(
+		waitForMail(inviteeEmail, (candidate) => /confirm/i.test(candidate.subject), 1500),
+		/no matching mail/,
+	)
+
+	// The used link says so, once, and offers the way in.
+	await invitee.page.goto(link)
+	await invitee.page.getByText('This invitation link can no longer be used').waitFor()
+	assert.equal(await invitee.page.locator('[data-sonner-toast]').count(), 0, 'the used link is also toasted')
+	await invitee.page.getByRole('link', { name: 'Go to Blocksmith' }).click()
+	await waitForHome(invitee.page, 'Ivan Invitee')
 
 	await inviter.page.reload()
 	const member = inviter.page.getByRole('row').filter({ hasText: inviteeEmail })
@@ -92,7 +117,8 @@ test('someone without an account accepts an invitation from the mailed link and 
 	assert.equal(await member.count(), 1)
 	assert.match((await member.textContent()) ?? '', /member/i)
 	assertNoProblems(inviter.problems)
-	assertNoProblems(invitee.problems)
+	// The used link's preview answers 410, which the page explains.
+	assertNoProblems(invitee.problems, [failedRequest(410)])
 })
 
 test("inviting someone who is already a member shows the server's reason in a toast", async (t) => {
