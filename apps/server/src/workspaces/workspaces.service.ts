@@ -15,6 +15,7 @@ import type {
 } from '@blocksmith/contracts/workspaces.ts'
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm'
 import Papa from 'papaparse'
+import type { NotionSignInDeps } from '#src/core/auth/auth.notion.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
 import { ConnectorError } from './connector.ts'
@@ -216,6 +217,36 @@ export async function completeNotionOAuth(
 	} catch (error) {
 		deps.log.warn({ err: error }, 'notion oauth exchange failed')
 		return back({ error: 'Notion refused the connection. Try again.' })
+	}
+}
+
+/**
+ * "Continue with Notion" (decision 020): the token of a sign-in is a workspace grant too. Its
+ * workspace is connected in the organization the person starts in (or its token refreshed when
+ * it is already there), through the same code as "Connect with Notion", and its sync queued.
+ */
+export function createNotionSignInGrants(deps: WorkspaceDeps): NotionSignInDeps {
+	return {
+		exchangeCode: ({ code, redirectUri }) =>
+			exchangeOAuthCode({
+				baseUrl: deps.notion.apiBaseUrl,
+				clientId: deps.notion.clientId ?? '',
+				clientSecret: deps.notion.clientSecret ?? '',
+				code,
+				redirectUri,
+			}),
+		connectWorkspace: async ({ organizationId, userId, grant }) => {
+			await saveNotionWorkspace(
+				{ ...deps, orgId: organizationId, userId },
+				{
+					externalId: grant.workspaceId,
+					name: grant.workspaceName ?? 'Notion',
+					icon: grant.workspaceIcon,
+					accessToken: grant.accessToken,
+					refreshToken: grant.refreshToken,
+				},
+			)
+		},
 	}
 }
 

@@ -15,6 +15,7 @@ import type { AppEnv } from '#src/lib/context.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { commonProblems, createRouter, jsonBody, jsonResponse } from '#src/lib/openapi.ts'
 import { requireSession, type SessionEnv } from './auth.middleware.ts'
+import { createNotionSignInRoutes } from './auth.notion.ts'
 import { confirmEmail, requestPasswordReset, resendConfirmation, resetPassword, toUser } from './auth.service.ts'
 import { type Auth, clientIpHeader } from './auth.ts'
 import { fromAuthError } from './auth-errors.ts'
@@ -106,6 +107,8 @@ export function createAuthRoutes(deps: { auth: Auth; db: Db }) {
 		await resendConfirmation({ auth, db, clientIp: c.var.clientIp }, c.var.session.user)
 		return c.json({ success: true as const, message: 'We sent the confirmation e-mail again.' }, 200)
 	})
+
+	router.route('/', createNotionSignInRoutes(auth))
 
 	return router
 }

@@ -9,6 +9,7 @@ import type { Logger } from '#src/lib/logger.ts'
 import type { Mailer } from '#src/lib/mail.ts'
 import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
 import { changeEmailMail, confirmEmailMail, invitationMail, resetPasswordMail } from './auth.mail.ts'
+import { createNotionSignIn, type NotionSignInDeps, notionSignInPaths } from './auth.notion.ts'
 import {
 	accounts,
 	authRateLimits,
@@ -44,8 +45,21 @@ export function isInvitationLinkToken(secret: string, invitationId: string, toke
 	return isValidSignature(deriveKey(secret, 'invitation-link'), invitationId, token)
 }
 
-export function createAuth(deps: { db: Db; config: Config; mail: Mailer; log: Logger }) {
+export function createAuth(deps: {
+	db: Db
+	config: Config
+	mail: Mailer
+	log: Logger
+	/** "Continue with Notion" borrows the workspace layer's token exchange and connection (decision 020). */
+	notionSignIn?: NotionSignInDeps
+}) {
 	const { db, config, mail, log } = deps
+	const notion = createNotionSignIn({
+		config,
+		log,
+		deps: deps.notionSignIn,
+		ensureOrganization: (userId) => ensureOrganization(db, userId),
+	})
 	const confirmUrl = (token: string) => `${config.publicUrl}/confirm?token=${encodeURIComponent(token)}`
 
 	const auth = betterAuth({
@@ -126,7 +140,10 @@ export function createAuth(deps: { db: Db; config: Config; mail: Mailer; log: Lo
 			ipAddress: { ipAddressHeaders: [clientIpHeader] },
 			database: { generateId: () => randomBytes(16).toString('base64url') },
 		},
+		// OAuth failures (refused consent, a stale state) land on the sign-in page, which explains them.
+		onAPIError: { errorURL: `${config.publicUrl}${notionSignInPaths.failed}` },
 		databaseHooks: {
+			account: notion.accountHooks,
 			session: {
 				create: {
 					// A session starts in the user's first organization. A new account gets one of its
@@ -140,6 +157,8 @@ export function createAuth(deps: { db: Db; config: Config; mail: Mailer; log: Lo
 		},
 		plugins: [
 			bearer(),
+			notion.provider,
+			notion.oneTimeToken,
 			organization({
 				creatorRole: 'owner',
 				allowUserToCreateOrganization: true,
@@ -162,7 +181,10 @@ export function createAuth(deps: { db: Db; config: Config; mail: Mailer; log: Lo
 		],
 	})
 	// Every dashboard request checks its bearer token; better-auth does everything else.
-	return Object.assign(auth, { checkSession: createSessionCheck({ db, secret: config.authSecret }) })
+	return Object.assign(auth, {
+		checkSession: createSessionCheck({ db, secret: config.authSecret }),
+		isNotionSignInEnabled: notion.isEnabled,
+	})
 }
 
 async function ensureOrganization(db: Db, userId: string): Promise<string> {

@@ -18,7 +18,8 @@
  * Endpoints under /v1 (Bearer token and Notion-Version required): search; databases/:id; data_sources/:id and
  * data_sources/:id/query; pages (create), pages/:id (get, patch), pages/:id/properties/:property_id; users,
  * users/me, users/:id; file_uploads (create, list, get, :id/send); oauth/authorize (GET: approves at once with a
- * 302, or shows an "Allow access" form with `requireApproval`), oauth/token (Basic client auth;
+ * 302, or shows an "Allow access" form with `requireApproval` or to a browser signed in through
+ * `GET /__sign-in?email=…&name=…`, whose person then owns the grant), oauth/token (Basic client auth;
  * authorization_code and refresh_token), oauth/revoke, oauth/introspect. Uploaded files are served at
  * /__files/:id/:name. Behaviour worth knowing:
  * - Query without `sorts` returns `created_time` descending; ties always fall back to insertion order.
@@ -49,6 +50,7 @@ import { createAdaptorServer, type HttpBindings } from '@hono/node-server'
 import { signWebhookPayload } from '@notionhq/client'
 import type { Context } from 'hono'
 import { Hono } from 'hono'
+import { getCookie, setCookie } from 'hono/cookie'
 import { codeForStatus, errorBody, NotionApiError, notFound, validationError } from './errors.ts'
 import { CursorBook, compileFilter, compileSorts } from './query.ts'
 import { isRecord, type JsonObject } from './rich-text.ts'
@@ -638,7 +640,7 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 		})
 	}
 
-	function approve(params: URLSearchParams, decision: string): Response {
+	function approve(params: URLSearchParams, decision: string, signedIn: FakeUser | undefined): Response {
 		const redirectUri = params.get('redirect_uri') ?? options.oauth?.redirectUris?.[0]
 		if (!redirectUri) {
 			return authorizeError('Missing redirect_uri.')
@@ -647,7 +649,7 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 		const state = params.get('state')
 		if (decision === 'allow') {
 			const code = `fake-code-${randomUUID()}`
-			const ownerUserId = options.oauth?.ownerUserId ?? firstPerson()?.id ?? botId
+			const ownerUserId = signedIn?.id ?? options.oauth?.ownerUserId ?? firstPerson()?.id ?? botId
 			codes.set(code, { code, redirectUri: params.get('redirect_uri'), ownerUserId })
 			target.searchParams.set('code', code)
 		} else {
@@ -674,20 +676,49 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 		return null
 	}
 
+	// Notion shows its consent page to the person signed in to Notion in that browser. The fake does
+	// too once a browser has signed in through GET /__sign-in (a cookie of the fake's own origin);
+	// otherwise it approves at once as the configured owner, unless `requireApproval` is set.
+	const sessionCookie = 'fake_notion_user'
+
+	function signedInPerson(c: Context<Env>): FakeUser | undefined {
+		const id = getCookie(c, sessionCookie)
+		const user = id ? store.users.get(id) : undefined
+		return user?.type === 'person' ? user : undefined
+	}
+
+	app.get('/__sign-in', (c) => {
+		const email = c.req.query('email')?.trim().toLowerCase()
+		if (!email) {
+			return authorizeError('Give ?email= (and &name=) to sign in to Fake Notion.')
+		}
+		const user =
+			[...store.users.values()].find((person) => person.type === 'person' && person.email === email) ??
+			store.addUser({ name: c.req.query('name')?.trim() || (email.split('@')[0] ?? email), email })
+		setCookie(c, sessionCookie, user.id, { path: '/', httpOnly: true, sameSite: 'Lax' })
+		return c.html(
+			`<!doctype html><html><head><meta charset="utf-8"><title>Fake Notion</title></head><body><h1>Fake Notion</h1><p>Signed in as ${escapeHtml(user.name)} (${escapeHtml(email)}).</p></body></html>`,
+		)
+	})
+
 	app.get('/v1/oauth/authorize', (c) => {
 		const params = new URL(c.req.url).searchParams
 		const problem = checkAuthorizeParams(params)
 		if (problem) {
 			return problem
 		}
-		if (!options.oauth?.requireApproval) {
-			return approve(params, 'allow')
+		const signedIn = signedInPerson(c)
+		if (!options.oauth?.requireApproval && !signedIn) {
+			return approve(params, 'allow', undefined)
 		}
 		const hidden = [...params.entries()]
 			.map(([key, value]) => `<input type="hidden" name="${escapeHtml(key)}" value="${escapeHtml(value)}">`)
 			.join('')
+		const who = signedIn
+			? `<p>Signed in as ${escapeHtml(signedIn.name)} (${escapeHtml(signedIn.email ?? '')}).</p>`
+			: ''
 		const html = `<!doctype html><html><head><meta charset="utf-8"><title>Connect to ${escapeHtml(workspace.name)}</title></head>
-<body><h1>Fake Notion</h1><p>An integration wants access to ${escapeHtml(workspace.name)}.</p>
+<body><h1>Fake Notion</h1>${who}<p>An integration wants access to ${escapeHtml(workspace.name)}.</p>
 <form method="post" action="/v1/oauth/authorize">${hidden}
 <button type="submit" name="decision" value="allow">Allow access</button>
 <button type="submit" name="decision" value="deny">Cancel</button></form></body></html>`
@@ -703,7 +734,7 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 			}
 		}
 		const problem = checkAuthorizeParams(params)
-		return problem ?? approve(params, params.get('decision') ?? 'allow')
+		return problem ?? approve(params, params.get('decision') ?? 'allow', signedInPerson(c))
 	})
 
 	function checkClient(c: Context<Env>): void {

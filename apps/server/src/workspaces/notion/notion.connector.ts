@@ -2,6 +2,7 @@ import type { Property, RowValues, WorkspaceUser } from '@blocksmith/contracts/w
 import type {
 	DataSourceObjectResponse,
 	FullDataSourceQueryFilter,
+	OauthTokenResponse,
 	PageObjectResponse,
 	PartialDataSourceObjectResponse,
 	PropertyItemObjectResponse,
@@ -66,7 +67,11 @@ export type NotionOAuthToken = {
 	workspaceId: string
 	workspaceName: string | null
 	workspaceIcon: string | null
+	/** The person who gave the grant, as Notion shares them (the e-mail needs the user-information capability). */
+	owner: NotionOAuthOwner | null
 }
+
+export type NotionOAuthOwner = { id: string; name: string | null; email: string | null; avatarUrl: string | null }
 
 type OAuthClient = { baseUrl?: string; clientId: string; clientSecret: string }
 
@@ -109,10 +114,23 @@ async function requestOAuthToken(
 			workspaceId: token.workspace_id,
 			workspaceName: token.workspace_name ?? null,
 			workspaceIcon: token.workspace_icon ?? null,
+			owner: ownerOf(token.owner),
 		}
 	} catch (error) {
 		throw toConnectorError(error)
 	}
+}
+
+/** A grant installed by a person names them; one installed for a whole workspace does not. */
+function ownerOf(owner: OauthTokenResponse['owner']): NotionOAuthOwner | null {
+	if (owner.type !== 'user') {
+		return null
+	}
+	const user = owner.user
+	if (!('type' in user)) {
+		return { id: user.id, name: null, email: null, avatarUrl: null }
+	}
+	return { id: user.id, name: user.name, email: user.person.email || null, avatarUrl: user.avatar_url }
 }
 
 function iconOf(icon: DataSourceObjectResponse['icon']): string | null {
