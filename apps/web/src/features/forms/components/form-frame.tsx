@@ -9,6 +9,7 @@ import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { errorMessage } from '#src/lib/api-client.ts'
 import { formQuery } from '../api/forms.ts'
+import { useDatabaseLabel } from '../lib/database-label.ts'
 import { formPaths } from '../lib/form-paths.ts'
 import { FormActionsMenu, FormStatusBadge } from './form-actions.tsx'
 
@@ -56,6 +57,7 @@ const sections = [
 
 /** The head of each of a form's pages: where it is, its state, its actions and its sections. */
 export function FormHeader({ form, onLeave }: FormHeaderProps) {
+	const databaseLabel = useDatabaseLabel()
 	return (
 		<div className="grid gap-4">
 			<nav aria-label="Breadcrumb" className="text-muted-foreground text-sm">
@@ -74,7 +76,7 @@ export function FormHeader({ form, onLeave }: FormHeaderProps) {
 					<p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-muted-foreground text-sm">
 						<span className="inline-flex items-center gap-1.5">
 							<Table2 aria-hidden className="size-4" />
-							Writes to {form.databaseName}
+							Writes to {databaseLabel(form)}
 						</span>
 					</p>
 				</div>

@@ -70,6 +70,9 @@ describe('the forms list', () => {
 				forms = forms.filter((form) => form.id !== 'f2')
 				return json({ success: true })
 			}
+			if (path === '/dashboard/workspaces') {
+				return json([workspace])
+			}
 			return undefined
 		})
 		const { user } = renderPage(FormsPage, '/forms', '/forms')
@@ -85,6 +88,8 @@ describe('the forms list', () => {
 			'/forms/f1/submissions',
 		)
 		expect(within(second as HTMLElement).getByText('Draft')).toBeInTheDocument()
+		// The workspace beside the database: two workspaces can each have a Leads database.
+		expect(await within(first as HTMLElement).findByText('Leads · Sample workspace')).toBeInTheDocument()
 
 		await user.click(within(first as HTMLElement).getByRole('button', { name: 'Actions for Lead form' }))
 		expect(await screen.findByRole('menuitem', { name: 'Open public page' })).toHaveAttribute('href', '/forms/contact')

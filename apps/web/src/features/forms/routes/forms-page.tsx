@@ -10,11 +10,13 @@ import { formatDateTime, relativeTime } from '#src/workspaces/lib/values.ts'
 import { formsQuery } from '../api/forms.ts'
 import { FormActionsMenu, FormStatusBadge } from '../components/form-actions.tsx'
 import { NewFormDialog } from '../components/new-form-dialog.tsx'
+import { useDatabaseLabel } from '../lib/database-label.ts'
 import { formPaths } from '../lib/form-paths.ts'
 
 /** /forms: every form of the organization, most recently edited first. */
 export function FormsPage() {
 	const forms = useQuery(formsQuery)
+	const databaseLabel = useDatabaseLabel()
 	return (
 		<div className="grid grid-cols-1 gap-6">
 			<div className="flex flex-wrap items-end justify-between gap-4">
@@ -58,7 +60,7 @@ export function FormsPage() {
 									</Link>
 								</TableCell>
 								<TableCell className="hidden max-w-56 truncate text-muted-foreground md:table-cell">
-									{form.databaseName}
+									{databaseLabel(form)}
 								</TableCell>
 								<TableCell>
 									<FormStatusBadge form={form} />
