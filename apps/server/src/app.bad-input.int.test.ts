@@ -57,6 +57,8 @@ const dist = mkdtempSync(path.join(os.tmpdir(), 'bs-bad-input-dist-'))
 let t: TestApp
 let token: string
 let operations: Operation[]
+/** The ids of the member's own form, database and workspace, for the routes that take one. */
+let ownIds: { form: string; database: string; workspace: string }
 
 beforeAll(async () => {
 	const head = '<meta charset="utf-8" /><title>Default title</title>'
@@ -64,6 +66,8 @@ beforeAll(async () => {
 	writeFileSync(path.join(dist, 'form.html'), `<!doctype html><html><head>${head}</head><body>form</body></html>`)
 	t = await createTestApp({ WEB_DIST_DIR: dist, FORM_MIN_FILL_SECONDS: '0' })
 	token = (await t.signUp()).token
+	const { form } = await publishedEnquiryForm(t, token)
+	ownIds = { form: form.id, database: form.databaseId, workspace: form.workspaceId }
 	const document = (await t.request('GET', '/api/openapi.json')).body as OpenApiDocument
 	operations = Object.entries(document.paths).flatMap(([pathTemplate, byMethod]) =>
 		Object.entries(byMethod).map(([method, operation]) => ({
@@ -185,10 +189,28 @@ function placements(raw: Schema, bad: string): Placement[] {
 	return result
 }
 
+/**
+ * A real id where the route takes one of the member's objects: a route may look its object up
+ * (and answer 404) before it reads the body, and a bad string should reach as far as it can.
+ */
+function ownIdsFor(pathTemplate: string): Record<string, string> {
+	if (/^\/(dashboard|api)\/forms\/\{id\}/.test(pathTemplate)) {
+		return { id: ownIds.form }
+	}
+	if (/^\/dashboard\/(\{tool\}|local)\/databases\/\{id\}/.test(pathTemplate)) {
+		return { id: ownIds.database }
+	}
+	if (/^\/dashboard\/workspaces\/\{id\}/.test(pathTemplate)) {
+		return { id: ownIds.workspace }
+	}
+	return {}
+}
+
 function pathWith(operation: Operation, values: Record<string, string>): string {
+	const own = ownIdsFor(operation.path)
 	return operation.path.replaceAll(/\{(\w+)\}/g, (_, name: string) => {
 		const parameter = operation.parameters.find((candidate) => candidate.in === 'path' && candidate.name === name)
-		return values[name] ?? encodeURIComponent(sampleString(parameter?.schema ?? {}))
+		return values[name] ?? encodeURIComponent(own[name] ?? sampleString(parameter?.schema ?? {}))
 	})
 }
 

@@ -133,8 +133,8 @@ export function invalidTextErrors(value: unknown): FieldError[] {
 	return errors.slice(0, maxErrors)
 }
 
-/** Routes that no zod schema validates: their own handler reads params, query and body. */
-function undeclaredRouteCheck(registry: Registry) {
+/** Whether a route is an operation declared with its zod schema (in the OpenAPI document). */
+function declaredRouteCheck(registry: Registry) {
 	let declared: Set<string> | undefined
 	const isDeclaredByRoute = new WeakMap<RouterRoute, boolean>()
 	return (route: RouterRoute): boolean => {
@@ -221,14 +221,15 @@ async function bodyErrors(request: Request, contentType: string): Promise<FieldE
 }
 
 /**
- * The same refusal for the routes that are not declared with a zod schema, whose input the
- * validation hook never sees: better-auth under /api/auth/*, the web app's pages, Notion's
- * webhooks. Declared routes are left to their schema (see `createRouter`), which names the
- * field as the contract does. Costs nothing unless the URL holds `%00` or the body is JSON or a
- * form on an undeclared route.
+ * The same refusal where the validation hook comes too late or never runs. A NUL in the URL
+ * (`%00`) is refused for every request, before any middleware: a route's own middleware runs
+ * before its schema is checked and may already look a path parameter up. A body is checked here
+ * only on the routes not declared with a zod schema, whose body the hook never sees: better-auth
+ * under /api/auth/*, Notion's webhooks. Costs nothing unless the URL holds `%00` or the request
+ * has a JSON or form body.
  */
 export function refuseInvalidText(registry: Registry): MiddlewareHandler {
-	const isDeclared = undeclaredRouteCheck(registry)
+	const isDeclared = declaredRouteCheck(registry)
 	return async (c, next) => {
 		const hasEncodedNul = c.req.url.includes('%00')
 		const contentType = c.req.header('content-type') ?? ''
@@ -237,13 +238,10 @@ export function refuseInvalidText(registry: Registry): MiddlewareHandler {
 			return next()
 		}
 		const routes = matchedRoutes(c)
-		if (routes.some(isDeclared)) {
-			return next()
+		const errors = hasEncodedNul ? urlErrors(c.req.url, routes) : []
+		if (hasTextBody && !routes.some(isDeclared)) {
+			errors.push(...(await bodyErrors(c.req.raw, contentType)))
 		}
-		const errors = [
-			...(hasEncodedNul ? urlErrors(c.req.url, routes) : []),
-			...(hasTextBody ? await bodyErrors(c.req.raw, contentType) : []),
-		]
 		if (errors.length > 0) {
 			throw new AppError('VALIDATION_FAILED', { errors: errors.slice(0, maxErrors) })
 		}
