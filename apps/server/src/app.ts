@@ -188,7 +188,7 @@ export function createApp(services: AppServices) {
 					: config.bodyLimitBytes,
 		),
 	)
-	// TEMP app.use(refuseInvalidText(app.openAPIRegistry))
+	app.use(refuseInvalidText(app.openAPIRegistry))
 
 	app.get('/healthz', (c) => c.json({ status: 'ok' }))
 	app.get('/readyz', async (c) => {
