@@ -17,6 +17,31 @@ async function sampleDatabases(t: TestApp, token: string): Promise<Record<string
 	return Object.fromEntries((list.body as Database[]).map((database) => [database.name, database]))
 }
 
+/**
+ * The fields a new form leaves out (relation, people, status: forms private by default) added
+ * at the end, as the owner adds them in the builder. Returns the whole field list to save.
+ */
+export function withEveryProperty(form: { fields: TestField[] }, database: Database): TestField[] {
+	const kinds: Record<string, string> = { relation: 'relation', people: 'people', status: 'status' }
+	const added = database.properties
+		.filter((property) => kinds[property.type] && !form.fields.some((f) => f.propertyId === property.id))
+		.map((property) => ({
+			id: randomUUID(),
+			propertyId: property.id,
+			kind: kinds[property.type] as string,
+			label: property.name,
+			helpText: null,
+			placeholder: null,
+			required: false,
+			defaultValue: null,
+			includeTime: false,
+			hidden: false,
+			param: null,
+			fileRules: null,
+		}))
+	return [...form.fields, ...added]
+}
+
 /** A published form on the sample's Enquiries database (one field of every kind), with `extra` set. */
 export async function publishedEnquiryForm(t: TestApp, token: string, extra: Record<string, unknown> = {}) {
 	const databases = await sampleDatabases(t, token)
@@ -28,7 +53,7 @@ export async function publishedEnquiryForm(t: TestApp, token: string, extra: Rec
 	expect(created.status).toBe(201)
 	const published = await t.request('PATCH', `/dashboard/forms/${created.body.id}`, {
 		token,
-		json: { published: true, ...extra },
+		json: { published: true, fields: withEveryProperty(created.body, enquiries), ...extra },
 	})
 	expect(published.status).toBe(200)
 	return { form: published.body as TestForm, databases }

@@ -23,7 +23,7 @@ import { AppError, found } from '#src/lib/errors.ts'
 import { workspaceDatabases, workspaces } from '#src/workspaces/workspaces.schema.ts'
 import { validateFieldDefinitions } from './forms.answers.ts'
 import type { FormsCtx } from './forms.deps.ts'
-import { canDeleteForm, canManageWebhooks, formRefusals } from './forms.policy.ts'
+import { canDeleteForm, canManageWebhooks, formRefusals, isAskedByDefault } from './forms.policy.ts'
 import { formSlugs, formSubmissions, forms } from './forms.schema.ts'
 import { checkThemeCss, themeCss, themeImages, themeOf } from './forms.theme.ts'
 
@@ -41,9 +41,13 @@ function askableProperties(properties: Property[]): Property[] {
 	return properties.filter((property) => fieldKindsFor(property.type).length > 0)
 }
 
-/** The first fields of a new form: every askable property, title first, in the database's order. */
+/**
+ * The first fields of a new form: the plain inputs among its database's properties, title first,
+ * in the database's order. Relation, people and status properties are left for the owner to
+ * add (forms.policy.ts), so a new form shows visitors no one's names and no related rows.
+ */
 function fieldsFor(properties: Property[]): FormField[] {
-	const askable = askableProperties(properties)
+	const askable = askableProperties(properties).filter((property) => isAskedByDefault(property.type))
 	const ordered = [...askable.filter((p) => p.type === 'title'), ...askable.filter((p) => p.type !== 'title')]
 	return ordered.map((property) => newField(property))
 }
