@@ -12,6 +12,10 @@ export function createAppRouter() {
 			children: [
 				{ path: '/login', lazy: () => import('./routes/login-page.tsx').then((m) => ({ Component: m.LoginPage })) },
 				{
+					path: '/login/notion',
+					lazy: () => import('./routes/notion-sign-in-page.tsx').then((m) => ({ Component: m.NotionSignInPage })),
+				},
+				{
 					path: '/register',
 					lazy: () => import('./routes/register-page.tsx').then((m) => ({ Component: m.RegisterPage })),
 				},

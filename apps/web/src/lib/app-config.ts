@@ -6,9 +6,11 @@ export type AppConfig = {
 	analyticsScriptUrl: string | null
 	/** 0 means no polling: the session refreshes on focus and on changes from other tabs only. */
 	sessionRefreshIntervalSeconds: number
+	/** "Continue with Notion" is offered: the server has Notion's OAuth settings. */
+	isNotionSignInEnabled: boolean
 }
 
-const defaults: AppConfig = { analyticsScriptUrl: null, sessionRefreshIntervalSeconds: 0 }
+const defaults: AppConfig = { analyticsScriptUrl: null, sessionRefreshIntervalSeconds: 0, isNotionSignInEnabled: false }
 
 export function readAppConfig(doc: Document = document): AppConfig {
 	const element = doc.getElementById('blocksmith-config')
@@ -21,6 +23,7 @@ export function readAppConfig(doc: Document = document): AppConfig {
 			analyticsScriptUrl: typeof parsed.analyticsScriptUrl === 'string' ? parsed.analyticsScriptUrl : null,
 			sessionRefreshIntervalSeconds:
 				typeof parsed.sessionRefreshIntervalSeconds === 'number' ? parsed.sessionRefreshIntervalSeconds : 0,
+			isNotionSignInEnabled: parsed.isNotionSignInEnabled === true,
 		}
 	} catch {
 		return defaults

@@ -1,12 +1,18 @@
 import { Link, Navigate, useSearchParams } from 'react-router'
+import { useAppConfig } from '#src/app/app-config-context.tsx'
 import { AuthLayout } from '#src/app/layouts/auth-layout.tsx'
 import { paths, safeNext } from '#src/app/paths.ts'
+import { notionSignInErrorMessage } from '#src/core/auth/api/notion-sign-in.ts'
+import { ContinueWithNotion } from '#src/core/auth/components/continue-with-notion.tsx'
 import { SignInForm } from '#src/core/auth/components/sign-in-form.tsx'
 import { useSession } from '#src/lib/session-context.tsx'
 
 export function LoginPage() {
 	const { status } = useSession()
+	const { isNotionSignInEnabled } = useAppConfig()
 	const [params] = useSearchParams()
+	// A Notion sign-in that failed comes back here with better-auth's reason.
+	const notionError = params.get('error')
 	const next = safeNext(params.get('next'))
 	// Signed in (here or in another tab): go on to where the user was headed.
 	if (status === 'authenticated') {
@@ -26,7 +32,15 @@ export function LoginPage() {
 				</>
 			}
 		>
-			<SignInForm />
+			<div className="grid gap-4">
+				{notionError ? (
+					<p role="alert" className="rounded-lg border border-error/25 bg-error/5 px-3 py-2.5 text-error text-sm">
+						{notionSignInErrorMessage(notionError)}
+					</p>
+				) : null}
+				{isNotionSignInEnabled ? <ContinueWithNotion next={next} /> : null}
+				<SignInForm />
+			</div>
 		</AuthLayout>
 	)
 }
