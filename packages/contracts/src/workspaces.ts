@@ -377,6 +377,8 @@ export const workspaceWriteSchema = z.object({
 	lastError: z.string().nullable(),
 	/** Who asked for the write, e.g. `form:abc` or `user:xyz`. */
 	source: z.string(),
+	/** The source's name for people (the form's, the member's), in the deliveries list; null when unknown. */
+	sourceLabel: z.string().nullable().optional(),
 	createdAt: z.iso.datetime(),
 	deliveredAt: z.iso.datetime().nullable(),
 	nextAttemptAt: z.iso.datetime().nullable(),

@@ -4,6 +4,7 @@ import type { Logger } from '#src/lib/logger.ts'
 import type { SecretBox } from '#src/lib/secrets.ts'
 import type { Storage } from '#src/lib/storage.ts'
 import type { ConnectorFactory } from './workspaces.connectors.ts'
+import type { SourceLabeler } from './workspaces.sources.ts'
 
 export type NotionSettings = {
 	/** Notion's API origin; the fake server's in tests and demos. */
@@ -76,6 +77,8 @@ export type WorkspaceDeps = {
 	queues: WorkspaceQueues
 	/** Resolvers by kind of published object (`form`, `chart`, …). */
 	publicScopes: Map<string, PublicScopeResolver>
+	/** How each kind of write source (`form`, `user`, …) is named in the deliveries list (workspaces.sources.ts). */
+	sourceLabelers: Map<string, SourceLabeler>
 	/** From NOTION_WEBHOOK_VERIFICATION_TOKEN; else the one learnt at the handshake is used. */
 	webhookVerificationToken: string | undefined
 }

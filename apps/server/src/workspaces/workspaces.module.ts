@@ -11,6 +11,7 @@ import type {
 	WorkspaceDeps,
 	WriteSettings,
 } from './workspaces.deps.ts'
+import { labelUsers, type SourceLabeler } from './workspaces.sources.ts'
 import { createSyncQueues } from './workspaces.sync.ts'
 import { createWriteQueues } from './workspaces.writes.ts'
 
@@ -34,6 +35,7 @@ export function createWorkspaces(options: {
 }) {
 	const secrets = createSecretBox(options.authSecret)
 	const publicScopes = new Map<string, PublicScopeResolver>()
+	const sourceLabelers = new Map<string, SourceLabeler>([['user', labelUsers]])
 	const connectors = createConnectorFactory({
 		db: options.db,
 		secrets,
@@ -45,6 +47,7 @@ export function createWorkspaces(options: {
 		secrets,
 		connectors,
 		publicScopes,
+		sourceLabelers,
 		queues: { ...createSyncQueues(() => deps), ...createWriteQueues(() => deps) },
 	}
 	for (const queue of Object.values(deps.queues)) {
@@ -54,6 +57,10 @@ export function createWorkspaces(options: {
 		deps,
 		registerPublicScope: (kind: string, resolver: PublicScopeResolver) => {
 			publicScopes.set(kind, resolver)
+		},
+		/** How the deliveries list names writes from `kind:<id>` sources. */
+		registerSourceLabels: (kind: string, labeler: SourceLabeler) => {
+			sourceLabelers.set(kind, labeler)
 		},
 	}
 }

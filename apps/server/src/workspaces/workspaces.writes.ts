@@ -9,6 +9,7 @@ import { insertLocalRows } from './local/local.connector.ts'
 import { validateRowValues } from './values.ts'
 import type { WorkspaceCtx, WorkspaceDeps } from './workspaces.deps.ts'
 import { workspaceDatabases, workspaceRows, workspaces, workspaceWrites } from './workspaces.schema.ts'
+import { labelSources } from './workspaces.sources.ts'
 import { describeError, mirrorRow } from './workspaces.sync.ts'
 
 // Writes that are never lost: a row write is stored first, then delivered by a job with
@@ -240,7 +241,8 @@ export async function listWrites(
 		.where(and(...conditions))
 		.orderBy(desc(workspaceWrites.createdAt))
 		.limit(query.limit)
-	return rows.map((row) => toWrite(row.write, row.rowId))
+	const labels = await labelSources(ctx, [...new Set(rows.map((row) => row.write.source))])
+	return rows.map((row) => ({ ...toWrite(row.write, row.rowId), sourceLabel: labels.get(row.write.source) ?? null }))
 }
 
 async function getWrite(ctx: WorkspaceCtx, writeId: string): Promise<WorkspaceWrite> {

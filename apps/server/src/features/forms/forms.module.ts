@@ -7,6 +7,7 @@ import type { FormsDeps } from './forms.deps.ts'
 import { createUploadSweepQueue } from './forms.files.ts'
 import { renderHead } from './forms.head.ts'
 import { findPublicForm, formGrant, publicFormData } from './forms.public.ts'
+import { labelForms } from './forms.sources.ts'
 import { createWebhookQueues } from './forms.webhooks.ts'
 
 /**
@@ -16,6 +17,7 @@ import { createWebhookQueues } from './forms.webhooks.ts'
 export function createForms(options: Omit<FormsDeps, 'workspaces'> & { workspaces: Workspaces }) {
 	const deps: FormsDeps = { ...options, workspaces: options.workspaces.deps }
 	options.workspaces.registerPublicScope('form', (_db, scope) => formGrant(deps, scope))
+	options.workspaces.registerSourceLabels('form', labelForms)
 	const views = createViewCounter(deps)
 	const webhookQueues = createWebhookQueues(() => deps)
 	for (const queue of Object.values(webhookQueues)) {
