@@ -9,9 +9,10 @@ const badgeVariants = cva(
 			variant: {
 				neutral: 'border-border bg-muted text-muted-foreground',
 				primary: 'border-info/20 bg-info/10 text-info',
-				success: 'border-success/20 bg-success/10 text-success',
-				warning: 'border-warning/25 bg-warning/10 text-warning',
-				error: 'border-error/20 bg-error/10 text-error',
+				// The text is the darker "on tint" shade of each colour: the plain one falls under 4.5:1 on its tint.
+				success: 'border-success/20 bg-success/10 text-success-on-tint',
+				warning: 'border-warning/25 bg-warning/10 text-warning-on-tint',
+				error: 'border-error/20 bg-error/10 text-error-on-tint',
 				outline: 'border-border bg-transparent text-foreground',
 			},
 		},

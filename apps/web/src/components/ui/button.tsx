@@ -8,7 +8,9 @@ export const buttonVariants = cva(
 	[
 		'relative inline-flex shrink-0 select-none items-center justify-center gap-2 whitespace-nowrap rounded-md font-medium text-sm',
 		'transition-[color,background-color,border-color,box-shadow,opacity] duration-150',
-		'disabled:pointer-events-none disabled:opacity-50 aria-busy:cursor-progress',
+		'disabled:pointer-events-none aria-busy:cursor-progress disabled:aria-busy:opacity-60',
+		// Disabled (and not busy with an action) looks switched off in every variant: grey, flat, no colour.
+		'disabled:not-aria-busy:border-transparent disabled:not-aria-busy:bg-muted disabled:not-aria-busy:text-muted-foreground disabled:not-aria-busy:shadow-none',
 		'[&_svg]:pointer-events-none [&_svg]:size-4 [&_svg]:shrink-0',
 	],
 	{
