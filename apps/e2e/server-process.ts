@@ -101,7 +101,8 @@ export async function startServer(options: {
 		LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 		AUTH_SECRET: randomBytes(32).toString('base64url'),
 		SHUTDOWN_TIMEOUT_MS: '10000',
-		WEB_DIST_DIR: path.join(repoDir, 'apps/web/dist'),
+		// E2E_WEB_DIST_DIR: a copy of the build, for a run that must not see the shared one rebuilt under it.
+		WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR ?? path.join(repoDir, 'apps/web/dist'),
 		// Every browser context (and every direct API call) of the journeys sends its own
 		// X-Forwarded-For, so each looks like a visitor of its own: the sign-in and sign-up rate
 		// limits stay on, as in production, without dozens of journeys sharing one address's budget.
