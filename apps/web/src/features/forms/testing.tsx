@@ -1,4 +1,5 @@
 import { type Form, formLimitsSchema, formNotificationsSchema, formThemeSchema } from '@blocksmith/contracts/forms.ts'
+import type { OrgDetails, Role } from '@blocksmith/contracts/teams.ts'
 import type { Database } from '@blocksmith/contracts/workspaces.ts'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import type { ComponentType } from 'react'
@@ -105,8 +106,27 @@ export function problem(status: number, code: string, detail: string, errors?: {
 type Call = { method: string; path: string; search: URLSearchParams; body: unknown }
 type Handler = (call: Call) => Response | Promise<Response> | undefined
 
-/** Answers each request with the first handler that knows it; anything else is a 404 problem. */
-export function mockApi(handler: Handler) {
+/** The caller's organization, as `get_org_details` answers: an owner unless a test says otherwise. */
+export function orgDetails(role: Role = 'owner'): OrgDetails {
+	return {
+		id: 'org1',
+		name: 'Acme',
+		slug: 'acme',
+		role,
+		membersCount: 2,
+		plan: 'trial',
+		subscriptionState: 'trialing',
+		trialEndsAt: null,
+		createdAt: '2026-01-01T10:00:00.000Z',
+	}
+}
+
+/**
+ * Answers each request with the first handler that knows it; anything else is a 404 problem.
+ * The caller's organization details are answered for the handler that does not know them, with
+ * `role` (owner by default): the screens hide what the role may not do.
+ */
+export function mockApi(handler: Handler, { role = 'owner' }: { role?: Role } = {}) {
 	const calls: Call[] = []
 	const fetchMock = vi.fn(async (input: string, init: RequestInit = {}) => {
 		const url = new URL(input, 'http://localhost')
@@ -117,7 +137,11 @@ export function mockApi(handler: Handler) {
 			body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
 		}
 		calls.push(call)
-		return (await handler(call)) ?? problem(404, 'NOT_FOUND', `No mock for ${call.method} ${call.path}`)
+		const answer = await handler(call)
+		if (!answer && call.path === '/dashboard/users/get_org_details') {
+			return json(orgDetails(role))
+		}
+		return answer ?? problem(404, 'NOT_FOUND', `No mock for ${call.method} ${call.path}`)
 	})
 	vi.stubGlobal('fetch', fetchMock)
 	return { calls, fetchMock }

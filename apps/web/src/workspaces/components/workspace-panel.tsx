@@ -14,6 +14,7 @@ import { Select } from '#src/components/ui/select.tsx'
 import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#src/components/ui/table.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#src/components/ui/tabs.tsx'
+import { useIsOwnerOrAdmin } from '#src/core/teams/hooks/use-role.ts'
 import {
 	createDatabase,
 	databasesQuery,
@@ -37,6 +38,7 @@ export function ToolBadge({ workspace }: { workspace: Workspace }) {
 /** One workspace: its databases and its deliveries, and disconnecting it. */
 export function WorkspacePanel({ workspace, onDisconnected }: { workspace: Workspace; onDisconnected: () => void }) {
 	const queryClient = useQueryClient()
+	const canRemove = useIsOwnerOrAdmin()
 	const disconnect = useMutation({
 		mutationFn: disconnectWorkspace,
 		onSuccess: async () => {
@@ -59,22 +61,28 @@ export function WorkspacePanel({ workspace, onDisconnected }: { workspace: Works
 						<span>Connected {relativeTime(workspace.createdAt)}</span>
 					</div>
 				</div>
-				<ConfirmDialog
-					title={`Disconnect ${workspace.name}?`}
-					description={
-						workspace.tool === 'local'
-							? 'Its databases and all their rows are deleted. Forms, charts and other modules using them stop working.'
-							: 'The mirror of its databases is removed from here (nothing changes in Notion), with any deliveries not yet made to it. Modules using them stop working.'
-					}
-					confirmLabel="Disconnect"
-					isDestructive
-					onConfirm={() => disconnect.mutateAsync(workspace.id)}
-					trigger={
-						<Button variant="ghost" size="sm" className="text-error">
-							<Unplug aria-hidden /> Disconnect
-						</Button>
-					}
-				/>
+				{canRemove ? (
+					<ConfirmDialog
+						title={`Disconnect ${workspace.name}?`}
+						description={
+							workspace.tool === 'local'
+								? 'Its databases and all their rows are deleted. Forms, charts and other modules using them stop working.'
+								: 'The mirror of its databases is removed from here (nothing changes in Notion), with any deliveries not yet made to it. Modules using them stop working.'
+						}
+						confirmLabel="Disconnect"
+						isDestructive
+						onConfirm={() => disconnect.mutateAsync(workspace.id)}
+						trigger={
+							<Button variant="ghost" size="sm" className="text-error">
+								<Unplug aria-hidden /> Disconnect
+							</Button>
+						}
+					/>
+				) : (
+					<p className="max-w-56 text-muted-foreground text-xs">
+						Only an owner or admin can {workspace.tool === 'local' ? 'delete' : 'disconnect'} this workspace.
+					</p>
+				)}
 			</div>
 			{workspace.status === 'needs_reauth' ? (
 				<Alert variant="warning" title="Notion refused this connection">
@@ -104,6 +112,7 @@ export function WorkspacePanel({ workspace, onDisconnected }: { workspace: Works
 
 function DatabasesList({ workspace }: { workspace: Workspace }) {
 	const databases = useQuery(databasesQuery(workspace.tool, workspace.id))
+	const canDelete = useIsOwnerOrAdmin()
 	const queryClient = useQueryClient()
 	const [isCreating, setIsCreating] = useState(false)
 	const [isImporting, setIsImporting] = useState(false)
@@ -156,7 +165,11 @@ function DatabasesList({ workspace }: { workspace: Workspace }) {
 					</TableHeader>
 					<TableBody>
 						{databases.data.map((database) => (
-							<DatabaseRow key={database.id} database={database} onDelete={() => remove.mutateAsync(database.id)} />
+							<DatabaseRow
+								key={database.id}
+								database={database}
+								onDelete={canDelete ? () => remove.mutateAsync(database.id) : undefined}
+							/>
 						))}
 					</TableBody>
 				</Table>
@@ -173,6 +186,9 @@ function DatabasesList({ workspace }: { workspace: Workspace }) {
 					action={actions}
 				/>
 			)}
+			{isLocal && !canDelete && databases.data?.length ? (
+				<p className="text-muted-foreground text-xs">Only an owner or admin can delete a database.</p>
+			) : null}
 			{isLocal ? (
 				<>
 					<PropertiesDialog
@@ -197,7 +213,8 @@ function DatabasesList({ workspace }: { workspace: Workspace }) {
 	)
 }
 
-function DatabaseRow({ database, onDelete }: { database: Database; onDelete: () => Promise<unknown> }) {
+/** `onDelete` is absent for members: only owners and admins delete databases. */
+function DatabaseRow({ database, onDelete }: { database: Database; onDelete: (() => Promise<unknown>) | undefined }) {
 	const isLocal = database.tool === 'local'
 	return (
 		<TableRow>
@@ -223,7 +240,9 @@ function DatabaseRow({ database, onDelete }: { database: Database; onDelete: () 
 				)}
 			</TableCell>
 			<TableCell className="text-right">
-				{isLocal ? (
+				{!isLocal ? (
+					<SyncButton database={database} />
+				) : onDelete ? (
 					<ConfirmDialog
 						title={`Delete ${database.name}?`}
 						description={`Its ${database.sync.rowCount.toLocaleString()} rows are deleted, and modules using it stop working.`}
@@ -236,9 +255,7 @@ function DatabaseRow({ database, onDelete }: { database: Database; onDelete: () 
 							</Button>
 						}
 					/>
-				) : (
-					<SyncButton database={database} />
-				)}
+				) : null}
 			</TableCell>
 		</TableRow>
 	)

@@ -14,6 +14,7 @@ import {
 	DropdownMenuSeparator,
 	DropdownMenuTrigger,
 } from '#src/components/ui/dropdown-menu.tsx'
+import { useIsOwnerOrAdmin } from '#src/core/teams/hooks/use-role.ts'
 import { deleteForm, duplicateForm, formKeys } from '../api/forms.ts'
 import { formPaths } from '../lib/form-paths.ts'
 
@@ -38,6 +39,7 @@ export function FormActionsMenu({ form, isInList = false, onLeave }: FormActions
 	const queryClient = useQueryClient()
 	const navigate = useNavigate()
 	const [isDeleting, setIsDeleting] = useState(false)
+	const canDelete = useIsOwnerOrAdmin()
 	const duplicate = useMutation({
 		mutationFn: duplicateForm,
 		onSuccess: async (copy) => {
@@ -92,9 +94,19 @@ export function FormActionsMenu({ form, isInList = false, onLeave }: FormActions
 						<Copy aria-hidden /> Duplicate
 					</DropdownMenuItem>
 					<DropdownMenuSeparator />
-					<DropdownMenuItem isDestructive onSelect={() => setIsDeleting(true)}>
-						<Trash2 aria-hidden /> Delete
-					</DropdownMenuItem>
+					{canDelete ? (
+						<DropdownMenuItem isDestructive onSelect={() => setIsDeleting(true)}>
+							<Trash2 aria-hidden /> Delete
+						</DropdownMenuItem>
+					) : (
+						<DropdownMenuItem disabled className="items-start">
+							<Trash2 aria-hidden className="mt-0.5" />
+							<span className="grid">
+								Delete
+								<span className="text-muted-foreground text-xs">Only an owner or admin can delete a form.</span>
+							</span>
+						</DropdownMenuItem>
+					)}
 				</DropdownMenuContent>
 			</DropdownMenu>
 			<ConfirmDialog

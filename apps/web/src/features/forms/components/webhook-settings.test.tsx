@@ -149,4 +149,15 @@ describe('webhooks', () => {
 			).toBe(true),
 		)
 	})
+
+	test('a member is told that owners and admins manage webhooks; no webhook, secret or URL is asked for', async () => {
+		const api = mockApi(() => undefined, { role: 'member' })
+		renderWebhooks()
+		expect(
+			await screen.findByText(/Only an owner or admin can see and add webhooks: each holds a signing secret./),
+		).toBeInTheDocument()
+		expect(screen.queryByRole('textbox', { name: 'Webhook URL' })).not.toBeInTheDocument()
+		expect(screen.queryByRole('button', { name: 'Add webhook' })).not.toBeInTheDocument()
+		expect(api.calls.some((call) => call.path.includes('/webhooks'))).toBe(false)
+	})
 })

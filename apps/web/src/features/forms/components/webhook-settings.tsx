@@ -13,6 +13,7 @@ import { Button } from '#src/components/ui/button.tsx'
 import { ConfirmDialog } from '#src/components/ui/dialog.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
+import { useIsOwnerOrAdmin } from '#src/core/teams/hooks/use-role.ts'
 import { ApiError } from '#src/lib/api-client.ts'
 import { formatDateTime } from '#src/workspaces/lib/values.ts'
 import {
@@ -48,7 +49,28 @@ async function copy(text: string, what: string): Promise<void> {
 	}
 }
 
+/** Owners and admins only: a webhook's secret (and often its URL) is a credential. */
 export function WebhookSettings({ formId }: { formId: string }) {
+	const id = useId()
+	const canManage = useIsOwnerOrAdmin()
+	if (canManage) {
+		return <ManagedWebhooks formId={formId} />
+	}
+	return (
+		<section className="grid gap-2" aria-labelledby={`${id}-heading`}>
+			<h3 id={`${id}-heading`} className="flex items-center gap-2 font-semibold text-sm">
+				<Webhook aria-hidden className="size-4 text-muted-foreground" /> Webhooks
+			</h3>
+			<p className="text-muted-foreground text-sm">
+				{canManage === undefined
+					? 'Loading the webhooks…'
+					: 'Each answer can be sent to other services, signed. Only an owner or admin can see and add webhooks: each holds a signing secret.'}
+			</p>
+		</section>
+	)
+}
+
+function ManagedWebhooks({ formId }: { formId: string }) {
 	const id = useId()
 	const queryClient = useQueryClient()
 	const webhooks = useQuery(webhooksQuery(formId))
