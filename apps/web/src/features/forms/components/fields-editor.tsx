@@ -32,6 +32,7 @@ import {
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { typeLabels } from '#src/workspaces/lib/values.ts'
 import { type DraftErrors, kindLabels, newField, unusedProperties } from '../lib/draft.ts'
+import { ExposureNotice } from './exposure-notice.tsx'
 import { FieldSettings } from './field-settings.tsx'
 
 type FieldsEditorProps = {
@@ -275,6 +276,7 @@ function SortableField({
 	const hasError = Object.keys(errors).some((path) => path.startsWith(`fields.${index}.`))
 	const isFirst = index === 0
 	const isLast = index === count - 1
+	const isExposing = field.kind === 'relation' || field.kind === 'people'
 	return (
 		<li
 			ref={setNodeRef}
@@ -302,6 +304,7 @@ function SortableField({
 					aria-expanded={isExpanded}
 					aria-controls={`${field.id}-settings`}
 					aria-label={`Edit ${name}`}
+					aria-describedby={isExposing ? `${field.id}-exposure` : undefined}
 					onClick={onToggle}
 					className="flex min-h-9 min-w-0 flex-1 items-center gap-2 rounded-md px-1.5 text-left hover:bg-accent/60 focus-visible:outline-2 focus-visible:outline-ring"
 				>
@@ -359,6 +362,7 @@ function SortableField({
 					<Trash2 aria-hidden />
 				</Button>
 			</div>
+			<ExposureNotice field={field} property={property} tool={tool} workspaceId={workspaceId} />
 			{isExpanded ? (
 				<section id={`${field.id}-settings`} aria-label={`Settings of ${name}`} className="border-t px-3 py-4 sm:px-4">
 					<FieldSettings
