@@ -25,6 +25,8 @@ import {
 
 const repoRoot = path.resolve(import.meta.dirname, '..')
 const bareServer = path.join(import.meta.dirname, 'bare-hono.server.ts')
+/** What `npm start` runs (package.json), with this Node and without npm. */
+const stepsOfNpmStart = `"${process.execPath}" apps/web/scripts/build-if-stale.ts && "${process.execPath}" apps/server/src/main.ts`
 
 const settings = {
 	/** New data folders per database: each gets one fresh start and `secondStarts` more. */
@@ -82,6 +84,9 @@ async function main(start: RunStart): Promise<number> {
 			for (let again = 0; again < settings.secondStarts && !wasInterrupted(); again++) {
 				add(`second start · ${database}`, await measureStart(`second start · ${database}`, ['npm', 'start'], env))
 			}
+			// The same two steps as the start script, without npm's own processes: what npm adds.
+			const withoutNpm = `second start · ${database} · without npm`
+			add(withoutNpm, await measureStart(withoutNpm, ['sh', '-c', stepsOfNpmStart], env))
 			await throwAway?.drop()
 			await temp.remove()
 			await dataDir.remove()
