@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { deflateSync } from 'node:zlib'
 import { type Browser, chromium, type Page } from 'playwright-core'
+import { createFakeNotion } from '../server/src/test/fake-notion/fake-notion.ts'
 import { chromiumFlags, findChromium } from './chromium.ts'
 import { createHttpApi, randomClientIp } from './http-api.ts'
 import { waitForMail } from './mail.ts'
@@ -108,6 +109,11 @@ if (!(await buildWebIfStale(children))) {
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'blocksmith-screenshots-'))
+// Notion's OAuth settings are there (the fake Notion's), so the pages show "Continue with Notion".
+const notion = await createFakeNotion({
+	seed: true,
+	oauth: { clientId: 'shots-client', clientSecret: 'shots-secret' },
+})
 let server: ServerUnderTest | undefined
 let browser: Browser | undefined
 let exitCode = 0
@@ -115,7 +121,11 @@ try {
 	// Seeded answers go out at once instead of after the 3 s a person takes at the least; the
 	// server reads this from the environment it inherits.
 	process.env.FORM_MIN_FILL_SECONDS = '0'
-	server = await startServer({ dataDir, children })
+	server = await startServer({
+		dataDir,
+		children,
+		notion: { apiBaseUrl: notion.url, clientId: 'shots-client', clientSecret: 'shots-secret' },
+	})
 	const { baseUrl } = server
 	const api = createHttpApi(baseUrl)
 
@@ -165,15 +175,25 @@ try {
 	const shots: Shot[] = [
 		{
 			name: 'login',
-			caption: 'Sign in',
+			caption: 'Sign in: Continue with Notion, or e-mail and password',
 			path: '/login',
 			isSignedIn: false,
 			ready: heading('Sign in'),
 			viewports: ['desktop', 'phone'],
 		},
 		{
+			name: 'login-notion-refused',
+			caption: 'Sign in, back from Notion after Cancel on its consent page: what happened, and both ways in again',
+			path: '/login?error=access_denied',
+			isSignedIn: false,
+			ready: async (page) => {
+				await heading('Sign in')(page)
+				await page.getByRole('alert').filter({ hasText: 'Notion access was not granted' }).waitFor()
+			},
+		},
+		{
 			name: 'register',
-			caption: 'Create an account',
+			caption: 'Create an account: Continue with Notion, or e-mail and password',
 			path: '/register',
 			isSignedIn: false,
 			ready: heading('Create your account'),
@@ -542,6 +562,7 @@ try {
 		console.error(problem)
 		exitCode = 1
 	}
+	await notion.close()
 	rmSync(dataDir, { recursive: true, force: true })
 }
 process.exit(exitCode)
