@@ -12,7 +12,7 @@ import { createRouter } from '#src/lib/openapi.ts'
 // sign-in account. The callback's cookie is swapped for a one-time token the web app trades
 // for its bearer token.
 
-export const notionProviderId = 'notion'
+const notionProviderId = 'notion'
 
 /** Where better-auth sends the browser after a Notion sign-in, and the web page that takes the token. */
 export const notionSignInPaths = { finish: '/auth/notion/finish', page: '/login/notion', failed: '/login' } as const
@@ -47,7 +47,7 @@ type AccountData = {
 	refreshToken?: string | null
 }
 
-export function isNotionSignInConfigured(config: Config): boolean {
+function isNotionSignInConfigured(config: Config): boolean {
 	return Boolean(config.notion.clientId && config.notion.clientSecret)
 }
 

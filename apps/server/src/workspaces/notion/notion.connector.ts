@@ -71,7 +71,7 @@ export type NotionOAuthToken = {
 	owner: NotionOAuthOwner | null
 }
 
-export type NotionOAuthOwner = { id: string; name: string | null; email: string | null; avatarUrl: string | null }
+type NotionOAuthOwner = { id: string; name: string | null; email: string | null; avatarUrl: string | null }
 
 type OAuthClient = { baseUrl?: string; clientId: string; clientSecret: string }
 
