@@ -312,6 +312,32 @@ try {
 			desktopSize: wide,
 		},
 		{
+			name: 'form-builder-relation-notice',
+			caption:
+				'Form builder → Fields: a new form on the sample Projects asks its plain inputs; the Client relation, added by hand, says visitors will see every client’s name',
+			path: '/forms',
+			isSignedIn: true,
+			ready: heading('Forms'),
+			prepare: async (page) => {
+				await page.getByRole('button', { name: 'New form' }).first().click()
+				const dialog = page.getByRole('dialog', { name: 'New form' })
+				await dialog.getByRole('combobox', { name: 'Database' }).click()
+				await page.getByRole('option', { name: /^Projects/ }).click()
+				await dialog.getByRole('textbox', { name: 'Name' }).fill('Project intake')
+				await dialog.getByRole('button', { name: 'Create form' }).click()
+				await builderOf('Project intake', 'Brief')(page)
+				// The "created" toast would cover the preview.
+				await page.locator('[data-sonner-toast]').getByRole('button', { name: /close/i }).click()
+				await page.getByRole('button', { name: 'Add field' }).click()
+				await page.getByRole('menuitem', { name: /^Client/ }).click()
+				await page.getByText('Visitors will see the names of every row in Clients.').waitFor()
+				// The new field opens with the focus in its label; closed again, the list shows whole.
+				await page.getByRole('button', { name: 'Edit Client', exact: true }).click()
+				await page.getByRole('group', { name: 'Client' }).getByRole('checkbox').first().waitFor()
+			},
+			desktopSize: wide,
+		},
+		{
 			name: 'form-submissions',
 			caption: 'A form’s submissions: delivered into the database, and one caught as spam',
 			path: `/forms/${forms.contact.id}/submissions`,

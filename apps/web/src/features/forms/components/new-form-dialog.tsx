@@ -57,7 +57,7 @@ export function NewFormDialog({ variant = 'primary' }: { variant?: 'primary' | '
 		onSuccess: async (form) => {
 			queryClient.setQueryData(formKeys.detail(form.id), form)
 			await queryClient.invalidateQueries({ queryKey: formKeys.list })
-			toast.success(`${form.name} was created with a field for each property.`)
+			toast.success(`${form.name} was created with its plain properties as fields.`)
 			setIsOpen(false)
 			await navigate(formPaths.edit(form.id))
 		},
@@ -94,7 +94,7 @@ export function NewFormDialog({ variant = 'primary' }: { variant?: 'primary' | '
 			</DialogTrigger>
 			<DialogContent
 				title="New form"
-				description="Each answer becomes a row of the database you pick; each of its properties starts as a field."
+				description="Each answer becomes a row of the database you pick. Its plain properties start as fields; linked rows, people and status are yours to add."
 			>
 				{isLoading ? (
 					<SkeletonGroup label="Loading your databases…" className="grid gap-3">
