@@ -23,8 +23,12 @@ describe('Avatar', () => {
 		expect(avatar).toHaveTextContent('AL')
 	})
 
-	it('is hidden from screen readers when decorative', () => {
-		render(<Avatar name="Ada Lovelace" isDecorative />)
+	it('is hidden from screen readers when decorative, its initials drawn by CSS rather than written as text', () => {
+		const { container } = render(<Avatar name="Ada Lovelace" isDecorative />)
 		expect(screen.queryByRole('img')).toBeNull()
+		// Inside a button labelled "Ada Lovelace, account menu", text initials would be visible words
+		// missing from the button's name.
+		expect(container).toHaveTextContent('')
+		expect(container.querySelector('[data-initials]')).toHaveAttribute('data-initials', 'AL')
 	})
 })

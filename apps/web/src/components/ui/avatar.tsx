@@ -25,9 +25,19 @@ export function Avatar({ name, src, size = 'md', isDecorative = false, className
 			)}
 		>
 			{src ? <AvatarPrimitive.Image src={src} alt="" className="size-full object-cover" /> : null}
-			<AvatarPrimitive.Fallback className="font-semibold text-link leading-none" delayMs={src ? 300 : undefined}>
-				{initialsOf(name)}
-			</AvatarPrimitive.Fallback>
+			{isDecorative ? (
+				// Drawn by CSS, not written as text: beside a name inside a control, text initials would be
+				// visible words missing from the control's name (axe's label-content-name-mismatch).
+				<AvatarPrimitive.Fallback
+					data-initials={initialsOf(name)}
+					className="font-semibold text-link leading-none before:content-[attr(data-initials)]"
+					delayMs={src ? 300 : undefined}
+				/>
+			) : (
+				<AvatarPrimitive.Fallback className="font-semibold text-link leading-none" delayMs={src ? 300 : undefined}>
+					{initialsOf(name)}
+				</AvatarPrimitive.Fallback>
+			)}
 		</AvatarPrimitive.Root>
 	)
 }

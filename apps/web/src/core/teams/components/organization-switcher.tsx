@@ -62,12 +62,12 @@ export function OrganizationSwitcher() {
 						aria-label={`${active?.name ?? 'Organization'}, switch organization`}
 					>
 						<span className="flex min-w-0 items-center gap-2">
+							{/* The initial is drawn by CSS: as text it would be a visible word missing from the button's name. */}
 							<span
 								aria-hidden
-								className="flex size-6 shrink-0 items-center justify-center rounded-md bg-primary/10 font-semibold text-primary text-xs"
-							>
-								{(active?.name ?? '?').slice(0, 1).toUpperCase()}
-							</span>
+								data-initial={(active?.name ?? '?').slice(0, 1).toUpperCase()}
+								className="flex size-6 shrink-0 items-center justify-center rounded-md bg-primary/10 font-semibold text-primary text-xs before:content-[attr(data-initial)]"
+							/>
 							<span className="truncate">{active?.name ?? 'Organization'}</span>
 						</span>
 						<ChevronsUpDown aria-hidden className="text-muted-foreground" />

@@ -298,25 +298,28 @@ function SortableField({
 				>
 					<GripVertical aria-hidden className="size-4" />
 				</button>
-				<button
-					id={`${field.id}-toggle`}
-					type="button"
-					aria-expanded={isExpanded}
-					aria-controls={`${field.id}-settings`}
-					aria-label={`Edit ${name}`}
-					aria-describedby={isExposing ? `${field.id}-exposure` : undefined}
-					onClick={onToggle}
-					className="flex min-h-9 min-w-0 flex-1 items-center gap-2 rounded-md px-1.5 text-left hover:bg-accent/60 focus-visible:outline-2 focus-visible:outline-ring"
-				>
+				{/* The button is named by its label alone ("Edit Service"), so the kind line sits beside it, not in it
+				    (the spoken name must contain the visible text: WCAG 2.5.3); its ::after covers the row, so a
+				    click anywhere on the row still opens the field. */}
+				<div className="relative flex min-h-9 min-w-0 flex-1 items-center gap-2 rounded-md px-1.5 hover:bg-accent/60 has-focus-visible:outline-2 has-focus-visible:outline-ring">
 					<span className="grid min-w-0 flex-1">
-						<span className="truncate font-medium text-sm">
+						<button
+							id={`${field.id}-toggle`}
+							type="button"
+							aria-expanded={isExpanded}
+							aria-controls={`${field.id}-settings`}
+							aria-label={`Edit ${name}`}
+							aria-describedby={isExposing ? `${field.id}-exposure` : undefined}
+							onClick={onToggle}
+							className="truncate text-left font-medium text-sm outline-none after:absolute after:inset-0 after:rounded-md"
+						>
 							{name}
 							{field.required ? (
 								<span aria-hidden className="ml-0.5 text-error">
 									*
 								</span>
 							) : null}
-						</span>
+						</button>
 						<span className="truncate text-muted-foreground text-xs">
 							{kindLabels[field.kind]}
 							{field.required ? ' · Required' : ''}
@@ -327,7 +330,7 @@ function SortableField({
 						aria-hidden
 						className={cn('size-4 shrink-0 text-muted-foreground transition-transform', isExpanded && 'rotate-180')}
 					/>
-				</button>
+				</div>
 				<Button
 					id={`${field.id}-up`}
 					variant="ghost"
