@@ -49,7 +49,7 @@ test('an embedded form resizes its frame, submits from inside it, and opens as a
 		Number.parseFloat(await frameElement.evaluate((element) => getComputedStyle(element).height))
 	const frame = page.frameLocator('iframe[data-blocksmith-form]')
 	await frame.getByRole('button', { name: 'Submit' }).waitFor()
-	// The thirteen fields of Enquiries make a tall form: the frame follows it.
+	// The eleven fields a new form on Enquiries asks make a tall form: the frame follows it.
 	for (let attempt = 0; attempt < 50 && (await heightOf()) < 800; attempt++) {
 		await page.waitForTimeout(100)
 	}
