@@ -8,7 +8,7 @@ import type {
 } from '@blocksmith/contracts/workspaces.ts'
 import { useQuery } from '@tanstack/react-query'
 import { Check, ExternalLink, Paperclip, Upload, X } from 'lucide-react'
-import { createContext, type ReactNode, useContext, useEffect, useId, useRef, useState } from 'react'
+import { createContext, Fragment, type ReactNode, useContext, useEffect, useId, useRef, useState } from 'react'
 import { toast } from 'sonner'
 import { Avatar } from '#src/components/ui/avatar.tsx'
 import { Button } from '#src/components/ui/button.tsx'
@@ -125,8 +125,12 @@ export function ValueView({
 			const names = asStringList(value)
 			return names.length ? (
 				<span className="flex gap-1">
-					{names.map((name) => (
-						<OptionChip key={name} property={property} name={name} />
+					{/* A space between the chips (flex hides it) keeps their text apart as words, as the cell's name says them. */}
+					{names.map((name, index) => (
+						<Fragment key={name}>
+							{index > 0 ? ' ' : null}
+							<OptionChip property={property} name={name} />
+						</Fragment>
 					))}
 				</span>
 			) : (
