@@ -107,7 +107,7 @@ type Call = { method: string; path: string; search: URLSearchParams; body: unkno
 type Handler = (call: Call) => Response | Promise<Response> | undefined
 
 /** The caller's organization, as `get_org_details` answers: an owner unless a test says otherwise. */
-export function orgDetails(role: Role = 'owner'): OrgDetails {
+function orgDetails(role: Role = 'owner'): OrgDetails {
 	return {
 		id: 'org1',
 		name: 'Acme',

@@ -7,7 +7,7 @@ import { orgDetailsQuery } from '../api/teams.ts'
  * and edit the rest. The server holds the same rule (forms.policy.ts, workspaces.policy.ts);
  * the screens follow it so that a member never meets a refusal by clicking.
  */
-export function isOwnerOrAdmin(role: Role | undefined): boolean {
+function isOwnerOrAdmin(role: Role | undefined): boolean {
 	return role === 'owner' || role === 'admin'
 }
 
