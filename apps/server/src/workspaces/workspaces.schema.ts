@@ -139,6 +139,8 @@ export const workspaceWrites = pgTable(
 		index('workspace_writes_workspace_state_idx').on(table.workspaceId, table.state, table.createdAt),
 		index('workspace_writes_database_row_idx').on(table.databaseId, table.externalRowId),
 		index('workspace_writes_organization_id_idx').on(table.organizationId),
+		// The sweeper's scan: only writes still open, a small part of the table once deliveries run.
+		index('workspace_writes_open_idx').on(table.createdAt).where(sql`${table.state} in ('pending', 'failed')`),
 	],
 )
 

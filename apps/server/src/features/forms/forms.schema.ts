@@ -1,6 +1,7 @@
 import type { FormLogic } from '@blocksmith/contracts/form-rules.ts'
 import type { FormField, FormLimits, FormNotifications, FormPage, FormTheme } from '@blocksmith/contracts/forms.ts'
 import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
+import { sql } from 'drizzle-orm'
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { organizations, users } from '#src/core/auth/auth.schema.ts'
 import { workspaceDatabases, workspaceWrites } from '#src/workspaces/workspaces.schema.ts'
@@ -155,6 +156,7 @@ export const formWebhookDeliveries = pgTable(
 	},
 	(table) => [
 		index('form_webhook_deliveries_webhook_id_created_at_idx').on(table.webhookId, table.createdAt),
-		index('form_webhook_deliveries_state_idx').on(table.state),
+		// The sweeper's scan: only deliveries still open.
+		index('form_webhook_deliveries_open_idx').on(table.createdAt).where(sql`${table.state} in ('pending', 'failed')`),
 	],
 )
