@@ -1,4 +1,4 @@
-import type { Database, Workspace, WriteState } from '@blocksmith/contracts/workspaces.ts'
+import type { Database, Workspace, WorkspaceWrite, WriteState } from '@blocksmith/contracts/workspaces.ts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { FileUp, Plus, Send, Table2, Trash2, Unplug } from 'lucide-react'
 import { lazy, Suspense, useState } from 'react'
@@ -39,11 +39,14 @@ export function ToolBadge({ workspace }: { workspace: Workspace }) {
 export function WorkspacePanel({ workspace, onDisconnected }: { workspace: Workspace; onDisconnected: () => void }) {
 	const queryClient = useQueryClient()
 	const canRemove = useIsOwnerOrAdmin()
+	// A built-in workspace is ours to delete; a Notion one is only disconnected (Notion keeps its data).
+	const isBuiltIn = workspace.tool === 'local'
+	const removeLabel = isBuiltIn ? 'Delete' : 'Disconnect'
 	const disconnect = useMutation({
 		mutationFn: disconnectWorkspace,
 		onSuccess: async () => {
 			await queryClient.invalidateQueries({ queryKey: workspaceKeys.all })
-			toast.success(`${workspace.name} was disconnected.`)
+			toast.success(`${workspace.name} was ${isBuiltIn ? 'deleted' : 'disconnected'}.`)
 			onDisconnected()
 		},
 	})
@@ -63,18 +66,18 @@ export function WorkspacePanel({ workspace, onDisconnected }: { workspace: Works
 				</div>
 				{canRemove ? (
 					<ConfirmDialog
-						title={`Disconnect ${workspace.name}?`}
+						title={`${removeLabel} ${workspace.name}?`}
 						description={
 							workspace.tool === 'local'
 								? 'Its databases and all their rows are deleted. Forms, charts and other modules using them stop working.'
 								: 'The mirror of its databases is removed from here (nothing changes in Notion), with any deliveries not yet made to it. Modules using them stop working.'
 						}
-						confirmLabel="Disconnect"
+						confirmLabel={removeLabel}
 						isDestructive
 						onConfirm={() => disconnect.mutateAsync(workspace.id)}
 						trigger={
 							<Button variant="ghost" size="sm" className="text-error">
-								<Unplug aria-hidden /> Disconnect
+								{isBuiltIn ? <Trash2 aria-hidden /> : <Unplug aria-hidden />} {removeLabel}
 							</Button>
 						}
 					/>
@@ -334,7 +337,7 @@ function DeliveriesList({ workspace }: { workspace: Workspace }) {
 											<span>
 												{write.kind === 'create' ? 'New row in' : 'Update in'} {databaseName(write.databaseId)}
 											</span>
-											<span className="text-muted-foreground text-xs">from {write.source}</span>
+											<span className="text-muted-foreground text-xs">{sourceInWords(write)}</span>
 										</div>
 									</TableCell>
 									<TableCell>
@@ -382,4 +385,13 @@ function DeliveriesList({ workspace }: { workspace: Workspace }) {
 			)}
 		</div>
 	)
+}
+
+/** Who asked for a write, for people: "from the form Contact us", "by Ada Lovelace". */
+function sourceInWords(write: Pick<WorkspaceWrite, 'source' | 'sourceLabel'>): string {
+	const kind = write.source.slice(0, write.source.indexOf(':'))
+	if (write.sourceLabel) {
+		return kind === 'form' ? `from the form ${write.sourceLabel}` : `by ${write.sourceLabel}`
+	}
+	return kind === 'form' ? 'from a form' : kind === 'user' ? 'by a former member' : `from ${write.source}`
 }
