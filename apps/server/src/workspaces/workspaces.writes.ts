@@ -81,7 +81,7 @@ type WriteInput = { databaseId: string; rowId?: string; values: Record<string, u
  * organization) passes it as `database` and saves reading it again. A write whose queueing is
  * lost is picked up by the sweeper within minutes.
  */
-export async function storeWrite(
+async function storeWrite(
 	ctx: WorkspaceCtx,
 	input: WriteInput,
 	database?: typeof workspaceDatabases.$inferSelect,
@@ -159,7 +159,7 @@ async function findDatabase(ctx: WorkspaceCtx, databaseId: string) {
 }
 
 /** Queues a stored write's delivery; given `db` (the transaction that stored it), the job commits with it. */
-export async function queueDelivery(deps: WorkspaceDeps, writeId: string, db?: Db): Promise<void> {
+async function queueDelivery(deps: WorkspaceDeps, writeId: string, db?: Db): Promise<void> {
 	await deps.jobs.send(deps.queues.deliver, { writeId }, db ? { db } : {})
 }
 

@@ -11,9 +11,9 @@ import { members, sessions, users } from './auth.schema.ts'
 /** How long a session lasts and how often its expiry slides forward; better-auth is configured with the same. */
 export const sessionLifetime = { expiresInSeconds: 30 * 24 * 3600, updateAgeSeconds: 24 * 3600 } as const
 
-export type SessionRecord = typeof sessions.$inferSelect
-export type UserRecord = typeof users.$inferSelect
-export type MembershipRecord = typeof members.$inferSelect
+type SessionRecord = typeof sessions.$inferSelect
+type UserRecord = typeof users.$inferSelect
+type MembershipRecord = typeof members.$inferSelect
 
 export type CheckedSession = {
 	session: SessionRecord
@@ -99,8 +99,6 @@ export function createSessionCheck(deps: { db: Db; secret: string }) {
 		return refreshed ? { ...found, session: refreshed } : null
 	}
 }
-
-export type SessionCheck = ReturnType<typeof createSessionCheck>
 
 function tryDecode(value: string): string {
 	try {
