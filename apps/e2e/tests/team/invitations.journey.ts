@@ -61,10 +61,16 @@ test('someone without an account accepts an invitation from the mailed link and 
 	assert.equal(await email.inputValue(), inviteeEmail)
 	assert.equal(await email.getAttribute('readonly'), '', 'the invited address can be changed')
 	await invitee.page.getByLabel('Name').fill('Ivan Invitee')
-	await invitee.page.getByLabel('Password').fill('glad to be on board')
 	// One hint under the password, not the hint and an error saying the same.
+	await invitee.page.getByLabel('Password').fill('short')
 	await invitee.page.getByRole('button', { name: 'Create account' }).click()
-	await invitee.page.getByText('Use at least 8 characters.').waitFor()
+	await invitee.page
+		.getByText('Use at least 8 characters.')
+		.waitFor()
+		.catch(async (error: unknown) => {
+			console.error(`invitee at ${invitee.page.url()}:\n${await invitee.page.locator('body').textContent()}`)
+			throw error
+		})
 	assert.equal(await invitee.page.getByText('At least 8 characters.', { exact: true }).count(), 0)
 	await invitee.page.getByLabel('Password').fill('glad to be on board')
 
