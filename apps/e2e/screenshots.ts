@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { deflateSync } from 'node:zlib'
@@ -13,7 +13,8 @@ import { buildWebIfStale, repoDir, type ServerUnderTest, startServer } from './s
 
 // Screenshots of every main screen, light and dark, for design review and the docs. Run by
 // hand (not part of `npm test`):
-//   npm run -w @blocksmith/e2e screenshots
+//   npm run -w @blocksmith/e2e screenshots [-- <shot names>]
+// With names, only those shots are taken and their lines in the README updated.
 // It starts its own server on a fresh database, fills it with a small team, and writes PNGs
 // to docs/screenshots/.
 
@@ -191,12 +192,45 @@ try {
 				await page.getByRole('alert').filter({ hasText: 'Notion access was not granted' }).waitFor()
 			},
 		},
+		...(
+			[
+				['charts', 'Charts', '/charts'],
+				['invoices', 'Invoices', '/invoices'],
+				['portals', 'Portals', '/portals'],
+				['time', 'Time Tracking', '/time'],
+			] as const
+		).map(
+			([name, title, pagePath]): Shot => ({
+				name,
+				caption: `${title}: what the module will do, and the workspace it will use`,
+				path: pagePath,
+				isSignedIn: true,
+				ready: async (page) => {
+					await heading(title)(page)
+					await page.getByText('There is nothing more to connect.').waitFor()
+				},
+			}),
+		),
 		{
 			name: 'register',
 			caption: 'Create an account: Continue with Notion, or e-mail and password',
 			path: '/register',
 			isSignedIn: false,
 			ready: heading('Create your account'),
+		},
+		{
+			name: 'register-errors',
+			caption: 'Create an account, sent too short: one line under each field, the password hint replaced by its error',
+			path: '/register',
+			isSignedIn: false,
+			ready: heading('Create your account'),
+			prepare: async (page) => {
+				await page.getByLabel('Name').fill('Alan Turing')
+				await page.getByLabel('E-mail').fill('alan@')
+				await page.getByLabel('Password').fill('enigma')
+				await page.getByRole('button', { name: 'Create account' }).click()
+				await page.getByText('Use at least 8 characters.').waitFor()
+			},
 		},
 		{
 			name: 'forgot-password',
@@ -474,6 +508,31 @@ try {
 			},
 		},
 		{
+			name: 'workspaces-deliveries',
+			caption:
+				'Workspaces → the sample workspace’s deliveries, each naming the form it came from; Delete, not Disconnect',
+			path: '/workspaces',
+			isSignedIn: true,
+			ready: async (page) => {
+				await heading('Workspaces')(page)
+				await page.getByRole('tab', { name: /Deliveries/ }).waitFor()
+			},
+			prepare: async (page) => {
+				await page.getByRole('tab', { name: /Deliveries/ }).click()
+				await page.getByText('from the form Contact us').first().waitFor()
+			},
+		},
+		{
+			name: 'settings-organization',
+			caption: 'Settings → Organization: your role in it, and its name',
+			path: '/settings?tab=organization',
+			isSignedIn: true,
+			ready: async (page) => {
+				await heading('Settings')(page)
+				await page.getByText('You are an owner of this organization').waitFor()
+			},
+		},
+		{
 			name: 'settings-security',
 			caption: 'Settings → Password & sessions, with three sessions',
 			path: '/settings?tab=security',
@@ -516,6 +575,17 @@ try {
 			ready: heading('Join Analytical Engines'),
 		},
 		{
+			name: 'invite-used',
+			caption: 'An invitation link already used (Charles accepted it): said once, with the way in',
+			path: `${charlesLink.pathname}${charlesLink.search}`,
+			isSignedIn: false,
+			ready: async (page) => {
+				await page.getByText('This invitation link can no longer be used').waitFor()
+			},
+			// The used invitation answers 410, which the page explains.
+			expectedProblems: [/status of 410/],
+		},
+		{
 			name: 'not-found',
 			caption: 'An unknown page (404)',
 			path: '/no-such-page',
@@ -524,17 +594,24 @@ try {
 		},
 		{
 			name: 'paused',
-			caption: 'Subscription paused',
+			caption: '/paused while the subscription is not paused (on its trial): nothing to resume',
 			path: '/paused',
-			isSignedIn: false,
-			ready: heading('Your subscription is paused'),
+			isSignedIn: true,
+			ready: heading('Nothing to resume'),
 		},
 	]
+
+	const chosen = process.argv.slice(2)
+	const unknown = chosen.filter((name) => !shots.some((shot) => shot.name === name))
+	if (unknown.length > 0) {
+		throw new Error(`no such shots: ${unknown.join(', ')}`)
+	}
+	const toTake = chosen.length > 0 ? shots.filter((shot) => chosen.includes(shot.name)) : shots
 
 	browser = await chromium.launch({ executablePath: chromiumFound.path, headless: true, args: chromiumFlags })
 	mkdirSync(outDir, { recursive: true })
 	const written: { file: string; caption: string }[] = []
-	for (const shot of shots) {
+	for (const shot of toTake) {
 		const viewports = shot.viewports ?? ['desktop']
 		const variants: { theme: Theme; viewport: 'desktop' | 'phone' }[] = viewports.flatMap((viewport) =>
 			(viewport === 'phone' ? (shot.phoneThemes ?? ['light']) : themes).map((theme) => ({ theme, viewport })),
@@ -564,8 +641,26 @@ try {
 			written.push({ file, caption: `${shot.caption} — ${theme}${where}` })
 		}
 	}
+	// Some shots only: the other lines stay as they were, in the order of the shots.
+	const readme = path.join(outDir, 'README.md')
+	const lineOf = ({ file, caption }: { file: string; caption: string }) => `- [${file}](${file}) — ${caption}`
+	const lines = new Map(written.map((entry) => [entry.file, lineOf(entry)]))
+	if (chosen.length > 0 && existsSync(readme)) {
+		for (const line of readFileSync(readme, 'utf8').split('\n')) {
+			const file = /^- \[([^\]]+)\]/.exec(line)?.[1]
+			if (file && !lines.has(file)) {
+				lines.set(file, line)
+			}
+		}
+	}
+	const order = shots.map((shot) => shot.name)
+	const rank = (file: string) => {
+		const index = order.findIndex((name) => new RegExp(`^${name}(-phone)?-(light|dark)\\.png$`).test(file))
+		return index === -1 ? order.length : index
+	}
+	const sorted = [...lines].sort(([a], [b]) => rank(a) - rank(b))
 	writeFileSync(
-		path.join(outDir, 'README.md'),
+		readme,
 		[
 			'# Screenshots',
 			'',
@@ -574,7 +669,7 @@ try {
 			'`npm run -w @blocksmith/e2e screenshots` ([apps/e2e/screenshots.ts](../../apps/e2e/screenshots.ts)).',
 			'Run it again after a UI change.',
 			'',
-			...written.map(({ file, caption }) => `- [${file}](${file}) — ${caption}`),
+			...sorted.map(([, line]) => line),
 			'',
 		].join('\n'),
 	)
