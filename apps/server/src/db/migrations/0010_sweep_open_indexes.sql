@@ -1,0 +1,3 @@
+DROP INDEX "form_webhook_deliveries_state_idx";--> statement-breakpoint
+CREATE INDEX "form_webhook_deliveries_open_idx" ON "form_webhook_deliveries" USING btree ("created_at") WHERE "form_webhook_deliveries"."state" in ('pending', 'failed');--> statement-breakpoint
+CREATE INDEX "workspace_writes_open_idx" ON "workspace_writes" USING btree ("created_at") WHERE "workspace_writes"."state" in ('pending', 'failed');
