@@ -37,7 +37,8 @@ type Route = {
 	budgetTotal?: number
 }
 const routes: Route[] = [
-	{ path: '/login', modules: ['src/app/routes/login-page.tsx'], budgetJs: 120 * kb },
+	// 121 KB since decision 008's amendment (2026-11-24): see there.
+	{ path: '/login', modules: ['src/app/routes/login-page.tsx'], budgetJs: 121 * kb },
 	{ path: '/forms/{id}', entry: formEntry, modules: [], budgetTotal: 100 * kb },
 	{ path: '/paused', modules: ['src/app/routes/paused-page.tsx'], budgetJs: 130 * kb },
 	{ path: '/confirm', modules: ['src/app/routes/confirm-page.tsx'], budgetJs: 130 * kb },

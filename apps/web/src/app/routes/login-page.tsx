@@ -1,11 +1,17 @@
+import { lazy, Suspense } from 'react'
 import { Link, Navigate, useSearchParams } from 'react-router'
 import { useAppConfig } from '#src/app/app-config-context.tsx'
 import { AuthLayout } from '#src/app/layouts/auth-layout.tsx'
 import { paths, safeNext } from '#src/app/paths.ts'
-import { notionSignInErrorMessage } from '#src/core/auth/api/notion-sign-in.ts'
-import { ContinueWithNotion } from '#src/core/auth/components/continue-with-notion.tsx'
 import { SignInForm } from '#src/core/auth/components/sign-in-form.tsx'
 import { useSession } from '#src/lib/session-context.tsx'
+
+// Only installs with Notion sign-in load it (the page's first load has a budget, bench/README.md).
+const NotionSignInSection = lazy(() =>
+	import('#src/core/auth/components/continue-with-notion.tsx').then((module) => ({
+		default: module.NotionSignInSection,
+	})),
+)
 
 export function LoginPage() {
 	const { status } = useSession()
@@ -33,12 +39,12 @@ export function LoginPage() {
 			}
 		>
 			<div className="grid gap-4">
-				{notionError ? (
-					<p role="alert" className="rounded-lg border border-error/25 bg-error/5 px-3 py-2.5 text-error text-sm">
-						{notionSignInErrorMessage(notionError)}
-					</p>
+				{isNotionSignInEnabled ? (
+					// Holds the button's and divider's height while the chunk loads, so the form does not jump.
+					<Suspense fallback={<div className="h-[68px]" aria-hidden="true" />}>
+						<NotionSignInSection next={next} failure={notionError} />
+					</Suspense>
 				) : null}
-				{isNotionSignInEnabled ? <ContinueWithNotion next={next} /> : null}
 				<SignInForm />
 			</div>
 		</AuthLayout>

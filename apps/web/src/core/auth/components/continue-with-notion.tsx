@@ -1,7 +1,7 @@
 import { Button } from '#src/components/ui/button.tsx'
 import { errorMessage } from '#src/lib/api-client.ts'
 import { useAsyncAction } from '#src/lib/use-async-action.ts'
-import { startNotionSignIn } from '../api/notion-sign-in.ts'
+import { notionSignInErrorMessage, startNotionSignIn } from '../api/notion-sign-in.ts'
 
 /** Notion's mark, drawn in the text colour so it reads in light and dark. */
 function NotionMark() {
@@ -50,6 +50,24 @@ export function ContinueWithNotion({ next }: { next: string }) {
 				or with your e-mail
 				<span className="h-px flex-1 bg-border" />
 			</div>
+		</div>
+	)
+}
+
+/**
+ * The sign-in page's Notion part: why a Notion sign-in just failed (better-auth's `error` on
+ * /login), then the button. Loaded by the page only when Notion sign-in is on, so the sign-in
+ * page of an install without it stays within its first-load budget.
+ */
+export function NotionSignInSection({ next, failure }: { next: string; failure: string | null }) {
+	return (
+		<div className="grid gap-4">
+			{failure ? (
+				<p role="alert" className="rounded-lg border border-error/25 bg-error/5 px-3 py-2.5 text-error text-sm">
+					{notionSignInErrorMessage(failure)}
+				</p>
+			) : null}
+			<ContinueWithNotion next={next} />
 		</div>
 	)
 }
