@@ -64,7 +64,8 @@ test('signed out: not loaded on /login, /register, /forms/abc or /paused', async
 		['/login', 'Sign in'],
 		['/register', 'Create your account'],
 		['/forms/abc', "This form isn't available"],
-		['/paused', 'Your subscription is paused'],
+		// Signed out, /paused asks to sign in before it says anything about a subscription.
+		['/paused', 'Subscription'],
 	] as const) {
 		await load(page, path, heading)
 		await assertAbsent(page)
