@@ -372,7 +372,7 @@ async function startServer(options: {
 }
 
 /** A port nothing listens on now, for the next server. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const probe = createServer()
 		probe.once('error', reject)

@@ -5,12 +5,12 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import path from 'node:path'
 import {
 	aboutRun,
 	createThrowAwayDatabase,
 	findPostgres,
+	freePort,
 	onCleanup,
 	positiveIntegerFromEnv,
 	printAligned,
@@ -293,18 +293,6 @@ function groupCpuSeconds(groupId: number | undefined): number | undefined {
 		}
 	}
 	return round(ticks / ticksPerSecond, 2)
-}
-
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const probe = createServer()
-		probe.once('error', reject)
-		probe.listen(0, '127.0.0.1', () => {
-			const address = probe.address()
-			probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
-		})
-	})
 }
 
 await runBenchmark('the server', main)
