@@ -1,0 +1,318 @@
+import { z } from 'zod'
+import { idSchema } from './common.ts'
+import { rowFilterSchema, workspaceToolSchema } from './workspaces.ts'
+
+// Charts: a chart is built on one workspace database. Its configuration says how rows become
+// figures (x groups, series of aggregations, an optional breakdown, filters, a date range) and
+// how the figures are drawn. Figures are computed on the server from the mirror; the server also
+// draws them (SVG, PNG), so the builder's preview, the public embed and the downloads match.
+
+export const chartTypes = ['bar', 'line', 'area', 'pie', 'scatter', 'number', 'table'] as const
+export const chartTypeSchema = z.enum(chartTypes)
+export type ChartType = z.infer<typeof chartTypeSchema>
+
+export const aggregations = ['count', 'count_distinct', 'sum', 'average', 'median', 'min', 'max'] as const
+export const aggregationSchema = z.enum(aggregations)
+export type Aggregation = z.infer<typeof aggregationSchema>
+
+export const dateBuckets = ['day', 'week', 'month', 'quarter', 'year'] as const
+export const dateBucketSchema = z.enum(dateBuckets)
+export type DateBucket = z.infer<typeof dateBucketSchema>
+
+/** The row's own timestamps can be charted like date properties. */
+export const rowTimestampProperties = ['created_time', 'last_edited_time'] as const
+
+/** A property id of the chart's database, or one of `rowTimestampProperties`. */
+const propertyRefSchema = z.string().trim().min(1, 'Choose a property.').max(200)
+
+export const xSortSchema = z.enum(['label_asc', 'label_desc', 'value_asc', 'value_desc'])
+export type XSort = z.infer<typeof xSortSchema>
+
+export const chartXSchema = z.object({
+	property: propertyRefSchema,
+	/** Dates (date, created_time, last_edited_time, date formulas and rollups): the bucket. */
+	bucket: dateBucketSchema.default('month'),
+	/** Numbers: the width of each range (0–10, 10–20, …); null groups by each value. */
+	rangeSize: z.number().positive().max(1e12).nullable().default(null),
+	/** Label order for categories; dates and ranges default to their natural order. */
+	sort: xSortSchema.default('label_asc'),
+	/** Leave out groups with no rows (for dates: buckets between the first and last are otherwise shown as zero). */
+	hideEmpty: z.boolean().default(false),
+	/** Keep the first N groups after sorting. */
+	limit: z.number().int().min(1).max(1000).nullable().default(null),
+})
+export type ChartX = z.infer<typeof chartXSchema>
+
+export const seriesTransformSchema = z.enum(['none', 'cumulative', 'percent_of_total'])
+export type SeriesTransform = z.infer<typeof seriesTransformSchema>
+export const seriesCompareSchema = z.enum(['none', 'previous_period', 'previous_year'])
+export type SeriesCompare = z.infer<typeof seriesCompareSchema>
+
+export const maxSeries = 5
+
+export const chartSeriesSchema = z.object({
+	/** Stable across edits; figures and colours are keyed by it. */
+	id: z.string().trim().min(1).max(64),
+	aggregation: aggregationSchema.default('count'),
+	/** What is aggregated: required for everything but `count`; `count_distinct` takes any property. */
+	property: propertyRefSchema.nullable().default(null),
+	/** The legend name; defaults to e.g. "Sum of Amount". */
+	label: z.string().trim().max(100).nullable().default(null),
+	transform: seriesTransformSchema.default('none'),
+	/**
+	 * previous_period: with a date range, the same-length window just before it; otherwise each
+	 * date bucket against the one before it. previous_year: the same window or bucket a year earlier.
+	 */
+	compare: seriesCompareSchema.default('none'),
+})
+export type ChartSeries = z.infer<typeof chartSeriesSchema>
+
+export const chartBreakdownSchema = z.object({
+	property: propertyRefSchema,
+	/** The largest N values get their own series; the rest are summed as "Other" when `showOther`. */
+	topN: z.number().int().min(1).max(50).default(10),
+	showOther: z.boolean().default(true),
+})
+export type ChartBreakdown = z.infer<typeof chartBreakdownSchema>
+
+export const relativeRanges = [
+	'all_time',
+	'today',
+	'last_7_days',
+	'last_30_days',
+	'last_90_days',
+	'last_365_days',
+	'this_week',
+	'this_month',
+	'this_quarter',
+	'this_year',
+	'last_week',
+	'last_month',
+	'last_quarter',
+	'last_year',
+] as const
+export const relativeRangeSchema = z.enum(relativeRanges)
+export type RelativeRange = z.infer<typeof relativeRangeSchema>
+
+/** Rows whose date falls in a window relative to today in the chart's time zone. */
+export const chartDateRangeSchema = z.object({
+	property: propertyRefSchema,
+	range: relativeRangeSchema.default('all_time'),
+})
+export type ChartDateRange = z.infer<typeof chartDateRangeSchema>
+
+export const palettes = ['notion', 'default', 'pastel', 'vivid', 'mono', 'warm', 'cool'] as const
+export const paletteSchema = z.enum(palettes)
+
+export const numberFormatStyleSchema = z.enum(['number', 'currency', 'percent'])
+export const chartNumberFormatSchema = z.object({
+	style: numberFormatStyleSchema.default('number'),
+	/** ISO 4217, for `currency`. */
+	currency: z
+		.string()
+		.regex(/^[A-Z]{3}$/, 'Use a three-letter currency code, such as USD.')
+		.default('USD'),
+	/** Digits after the decimal point; null lets the value decide (at most 2). */
+	decimals: z.number().int().min(0).max(6).nullable().default(null),
+	/** 1.2K, 3.4M */
+	compact: z.boolean().default(false),
+})
+export type ChartNumberFormat = z.infer<typeof chartNumberFormatSchema>
+
+export const chartDisplaySchema = z.object({
+	title: z.string().trim().max(200).nullable().default(null),
+	palette: paletteSchema.default('notion'),
+	xAxisTitle: z.string().trim().max(100).nullable().default(null),
+	yAxisTitle: z.string().trim().max(100).nullable().default(null),
+	legend: z.enum(['auto', 'top', 'bottom', 'right', 'none']).default('auto'),
+	dataLabels: z.boolean().default(false),
+	numberFormat: chartNumberFormatSchema.default({ style: 'number', currency: 'USD', decimals: null, compact: false }),
+	/** bar: vertical columns or horizontal bars. */
+	orientation: z.enum(['vertical', 'horizontal']).default('vertical'),
+	/** bar and area with several series: side by side, stacked, or stacked to 100 %. */
+	stacking: z.enum(['grouped', 'stacked', 'percent']).default('grouped'),
+	/** pie: a ring instead of a disc. */
+	donut: z.boolean().default(false),
+	/** line and area: smoothed curves. */
+	smooth: z.boolean().default(false),
+	/** Height of the chart in pixels (the width follows its container). */
+	height: z.number().int().min(120).max(2000).default(360),
+})
+export type ChartDisplay = z.infer<typeof chartDisplaySchema>
+
+export const maxChartFilters = 20
+
+/** How rows become figures, and how those are drawn. */
+export const chartConfigSchema = z.object({
+	type: chartTypeSchema.default('bar'),
+	/** Required for every type but `number`. Scatter reads it as the horizontal value of each row. */
+	x: chartXSchema.nullable().default(null),
+	series: z
+		.array(chartSeriesSchema)
+		.min(1, 'Add at least one series.')
+		.max(maxSeries, `A chart has at most ${maxSeries} series.`)
+		.default([
+			{
+				id: 's1',
+				aggregation: 'count',
+				property: null,
+				label: null,
+				transform: 'none',
+				compare: 'none',
+			},
+		]),
+	/** Group each series by a second property (stacked or grouped bars, several lines, pie slices by x). */
+	breakdown: chartBreakdownSchema.nullable().default(null),
+	filters: z.array(rowFilterSchema).max(maxChartFilters).default([]),
+	dateRange: chartDateRangeSchema.nullable().default(null),
+	/** IANA time zone for date buckets and relative ranges. */
+	timeZone: z.string().trim().min(1).max(64).default('UTC'),
+	weekStart: z.enum(['monday', 'sunday']).default('monday'),
+	display: chartDisplaySchema.default(chartDisplaySchema.parse({})),
+})
+export type ChartConfig = z.infer<typeof chartConfigSchema>
+export type ChartConfigInput = z.input<typeof chartConfigSchema>
+
+/** How the published chart shows on other pages. */
+export const chartEmbedSchema = z.object({
+	/** auto follows the viewer's system (and Notion's) light or dark appearance. */
+	theme: z.enum(['auto', 'light', 'dark']).default('auto'),
+	transparent: z.boolean().default(true),
+	/** Reload the figures every N seconds while the page is open; null never. */
+	refreshSeconds: z.number().int().min(60).max(86_400).nullable().default(null),
+	/** PNG, SVG and CSV downloads on the public page. */
+	allowDownloads: z.boolean().default(false),
+	showTitle: z.boolean().default(true),
+})
+export type ChartEmbed = z.infer<typeof chartEmbedSchema>
+
+export const chartSchema = z.object({
+	id: z.string(),
+	name: z.string(),
+	tool: workspaceToolSchema,
+	workspaceId: z.string(),
+	databaseId: z.string(),
+	databaseName: z.string(),
+	config: chartConfigSchema,
+	embed: chartEmbedSchema,
+	published: z.boolean(),
+	createdAt: z.string(),
+	updatedAt: z.string(),
+})
+export type Chart = z.infer<typeof chartSchema>
+
+export const createChartSchema = z.object({
+	name: z.string().trim().min(1).max(200),
+	databaseId: idSchema,
+	/** Defaults to a count of rows by the first useful property. */
+	config: chartConfigSchema.optional(),
+})
+export type CreateChart = z.input<typeof createChartSchema>
+
+export const updateChartSchema = z
+	.object({
+		name: z.string().trim().min(1).max(200),
+		config: chartConfigSchema,
+		embed: chartEmbedSchema,
+		published: z.boolean(),
+	})
+	.partial()
+export type UpdateChart = z.input<typeof updateChartSchema>
+
+// ---- figures ------------------------------------------------------------------------------
+
+/** One x group: a date bucket (key = its start, `YYYY-MM-DD`), a range, an option or a text. */
+export const chartCategorySchema = z.object({
+	key: z.string(),
+	label: z.string(),
+})
+
+export const figureSeriesSchema = z.object({
+	/** Unique among the figures' series: `<series id>`, `<series id>:<breakdown value>`, `…:compare`. */
+	key: z.string(),
+	name: z.string(),
+	/** The configured series it comes from. */
+	seriesId: z.string(),
+	/** With a breakdown: the value this series counts (null for rows without one, "Other" is `other`). */
+	group: z.string().nullable(),
+	isOther: z.boolean(),
+	isComparison: z.boolean(),
+	/** One per category, in the same order; null where a group has no value (min of nothing). */
+	values: z.array(z.number().nullable()),
+})
+export type FigureSeries = z.infer<typeof figureSeriesSchema>
+
+export const chartProblemSchema = z.object({
+	/** The configuration field at fault, e.g. `x.property` or `series.1.property`. */
+	field: z.string(),
+	message: z.string(),
+})
+export type ChartProblem = z.infer<typeof chartProblemSchema>
+
+export const chartFiguresSchema = z.object({
+	type: chartTypeSchema,
+	/** How x was grouped: by date bucket, numeric range, or value. */
+	xKind: z.enum(['date', 'range', 'category', 'none']),
+	categories: z.array(chartCategorySchema),
+	series: z.array(figureSeriesSchema),
+	/** scatter: one point per row (at most `maxScatterPoints`). */
+	points: z
+		.array(z.object({ x: z.number(), y: z.number(), group: z.string().nullable(), label: z.string() }))
+		.optional(),
+	/** number: the value, the previous period's and the change as a fraction (0.25 = +25 %). */
+	kpi: z
+		.object({
+			value: z.number().nullable(),
+			previous: z.number().nullable(),
+			change: z.number().nullable(),
+			currentLabel: z.string(),
+			previousLabel: z.string().nullable(),
+		})
+		.optional(),
+	/** Rows that passed the filters. */
+	rowCount: z.number().int(),
+	/** Groups or points were cut by a limit. */
+	isTruncated: z.boolean(),
+	/** A setting refers to something that is gone: say which, and how to fix it; no figures then. */
+	problems: z.array(chartProblemSchema),
+	computedAt: z.string(),
+})
+export type ChartFigures = z.infer<typeof chartFiguresSchema>
+
+export const maxScatterPoints = 2000
+
+/** The builder's live preview: figures and the drawing of settings not yet saved. */
+export const chartPreviewSchema = z.object({
+	databaseId: idSchema,
+	config: chartConfigSchema,
+	width: z.number().int().min(120).max(4000).default(800),
+	theme: z.enum(['light', 'dark']).default('light'),
+})
+export type ChartPreviewRequest = z.input<typeof chartPreviewSchema>
+
+export const chartRenderSchema = z.object({
+	figures: chartFiguresSchema,
+	/** The chart drawn as SVG (no scripts); empty for `table` and when there are problems. */
+	svg: z.string(),
+})
+export type ChartRender = z.infer<typeof chartRenderSchema>
+
+// ---- the public side ----------------------------------------------------------------------
+
+/** What a published chart exposes: its drawing settings and computed figures, never rows. */
+export const publicChartSchema = z.object({
+	id: z.string(),
+	name: z.string(),
+	type: chartTypeSchema,
+	display: chartDisplaySchema,
+	embed: chartEmbedSchema,
+	figures: chartFiguresSchema,
+	/** When the figures were computed from the mirror, and when the mirror was last synced. */
+	updatedAt: z.string(),
+})
+export type PublicChart = z.infer<typeof publicChartSchema>
+
+export const publicChartQuerySchema = z.object({
+	theme: z.enum(['auto', 'light', 'dark']).optional(),
+	width: z.coerce.number().int().min(120).max(4000).optional(),
+})
