@@ -307,8 +307,10 @@ export const publicChartSchema = z.object({
 	display: chartDisplaySchema,
 	embed: chartEmbedSchema,
 	figures: chartFiguresSchema,
-	/** When the figures were computed from the mirror, and when the mirror was last synced. */
-	updatedAt: z.string(),
+	/** The chart drawn for the asked width and theme (the page has it in its HTML already). */
+	svg: z.string(),
+	/** When the database was last synced (Notion) or edited (local): how fresh the figures are. */
+	dataUpdatedAt: z.string().nullable(),
 })
 export type PublicChart = z.infer<typeof publicChartSchema>
 
