@@ -2,6 +2,7 @@
 // that owns them; this file only re-exports them.
 export * from '#src/core/auth/auth.schema.ts'
 export * from '#src/core/uploads/uploads.schema.ts'
+export * from '#src/features/charts/charts.schema.ts'
 export * from '#src/features/forms/forms.schema.ts'
 export * from '#src/lib/rate-limit.schema.ts'
 export * from '#src/workspaces/workspaces.schema.ts'

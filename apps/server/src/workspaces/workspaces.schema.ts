@@ -1,6 +1,6 @@
 import type { Property, RowValues } from '@blocksmith/contracts/workspaces.ts'
 import { sql } from 'drizzle-orm'
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { organizations, users } from '#src/core/auth/auth.schema.ts'
 
 const createdAt = timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
@@ -60,6 +60,11 @@ export const workspaceDatabases = pgTable(
 		nextSyncAt: timestamp('next_sync_at', { withTimezone: true }),
 		lastError: text('last_error'),
 		rowCount: integer('row_count').notNull().default(0),
+		/**
+		 * Bumped by a trigger on every statement that inserts, updates or deletes its rows
+		 * (migration 0011): what cached figures of the database are keyed by.
+		 */
+		rowsVersion: bigint('rows_version', { mode: 'number' }).notNull().default(0),
 		/** The newest `last_edited_time` mirrored: the next incremental sync reads from here. */
 		editedCursor: timestamp('edited_cursor', { withTimezone: true, precision: 3 }),
 		createdAt,

@@ -1,0 +1,48 @@
+import type { ChartConfig, ChartEmbed, ChartFigures } from '@blocksmith/contracts/charts.ts'
+import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
+import { boolean, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { organizations, users } from '#src/core/auth/auth.schema.ts'
+import { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
+
+const createdAt = timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+const updatedAt = timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
+
+/** A chart of one workspace database. */
+export const charts = pgTable(
+	'charts',
+	{
+		id: text('id').primaryKey(),
+		organizationId: text('organization_id')
+			.notNull()
+			.references(() => organizations.id, { onDelete: 'cascade' }),
+		tool: text('tool').$type<WorkspaceTool>().notNull(),
+		/** Null once its database is gone: the chart stays, and says what happened. */
+		databaseId: text('database_id').references(() => workspaceDatabases.id, { onDelete: 'set null' }),
+		name: text('name').notNull(),
+		/** ChartConfig as saved (defaults filled on read, so older charts gain new settings). */
+		config: jsonb('config').$type<ChartConfig>().notNull(),
+		embed: jsonb('embed').$type<Partial<ChartEmbed>>().notNull().default({}),
+		published: boolean('published').notNull().default(false),
+		createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+		createdAt,
+		updatedAt,
+	},
+	(table) => [
+		index('charts_organization_id_idx').on(table.organizationId),
+		index('charts_database_id_idx').on(table.databaseId),
+	],
+)
+
+/**
+ * The last figures computed for a chart and the key they were computed for (its settings, its
+ * database's rows version and schema, the day in its time zone): a load whose key matches costs
+ * no aggregation.
+ */
+export const chartFigures = pgTable('chart_figures', {
+	chartId: text('chart_id')
+		.primaryKey()
+		.references(() => charts.id, { onDelete: 'cascade' }),
+	cacheKey: text('cache_key').notNull(),
+	figures: jsonb('figures').$type<ChartFigures>().notNull(),
+	computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
+})
