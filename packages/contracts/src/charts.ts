@@ -142,6 +142,16 @@ export type ChartDisplay = z.infer<typeof chartDisplaySchema>
 
 export const maxChartFilters = 20
 
+/** An IANA time zone name this runtime knows (browsers and Node share the ICU list). */
+function isTimeZone(name: string): boolean {
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone: name })
+		return true
+	} catch {
+		return false
+	}
+}
+
 /** How rows become figures, and how those are drawn. */
 export const chartConfigSchema = z.object({
 	type: chartTypeSchema.default('bar'),
@@ -166,7 +176,7 @@ export const chartConfigSchema = z.object({
 	filters: z.array(rowFilterSchema).max(maxChartFilters).default([]),
 	dateRange: chartDateRangeSchema.nullable().default(null),
 	/** IANA time zone for date buckets and relative ranges. */
-	timeZone: z.string().trim().min(1).max(64).default('UTC'),
+	timeZone: z.string().trim().min(1).max(64).refine(isTimeZone, 'Use a time zone such as Europe/Paris.').default('UTC'),
 	weekStart: z.enum(['monday', 'sunday']).default('monday'),
 	display: chartDisplaySchema.default(chartDisplaySchema.parse({})),
 })
