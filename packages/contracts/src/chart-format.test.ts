@@ -1,0 +1,41 @@
+import { describe, expect, test } from 'vitest'
+import { formatChartChange, formatChartNumber, noValue } from './chart-format.ts'
+import type { ChartNumberFormat } from './charts.ts'
+
+const plain: ChartNumberFormat = { style: 'number', currency: 'USD', decimals: null, compact: false }
+
+describe('formatChartNumber', () => {
+	test('numbers show at most two decimals unless told', () => {
+		expect(formatChartNumber(1234.5678, plain)).toBe('1,234.57')
+		expect(formatChartNumber(12, plain)).toBe('12')
+		expect(formatChartNumber(12, { ...plain, decimals: 3 })).toBe('12.000')
+	})
+
+	test('currency uses the code, and whole amounts show no cents', () => {
+		expect(formatChartNumber(1200, { ...plain, style: 'currency', currency: 'EUR' })).toBe('€1,200')
+		expect(formatChartNumber(1200.5, { ...plain, style: 'currency', currency: 'USD' })).toBe('$1,200.50')
+		expect(formatChartNumber(3, { ...plain, style: 'currency', currency: 'JPY', decimals: 0 })).toBe('¥3')
+	})
+
+	test('percent reads fractions', () => {
+		expect(formatChartNumber(0.25, { ...plain, style: 'percent' })).toBe('25%')
+		expect(formatChartNumber(0.12345, { ...plain, style: 'percent' })).toBe('12.35%')
+	})
+
+	test('compact notation', () => {
+		expect(formatChartNumber(1234, { ...plain, compact: true })).toBe('1.2K')
+		expect(formatChartNumber(3_400_000, { ...plain, style: 'currency', compact: true })).toBe('$3.4M')
+	})
+
+	test('no value', () => {
+		expect(formatChartNumber(null, plain)).toBe(noValue)
+		expect(formatChartNumber(Number.NaN, plain)).toBe(noValue)
+	})
+})
+
+test('formatChartChange signs the change', () => {
+	expect(formatChartChange(0.25)).toBe('+25%')
+	expect(formatChartChange(-0.125)).toBe('-12.5%')
+	expect(formatChartChange(0)).toBe('0%')
+	expect(formatChartChange(null)).toBe(noValue)
+})
