@@ -328,3 +328,72 @@ export const publicChartQuerySchema = z.object({
 	theme: z.enum(['auto', 'light', 'dark']).optional(),
 	width: z.coerce.number().int().min(120).max(4000).optional(),
 })
+
+// ---- dashboards ---------------------------------------------------------------------------
+
+export const dashboardColumns = 12
+export const maxDashboardTiles = 24
+
+/** A chart's place on a dashboard's 12-column grid; rows are `dashboardRowHeight` pixels. */
+export const dashboardTileSchema = z.object({
+	chartId: idSchema,
+	x: z.number().int().min(0).max(dashboardColumns - 1),
+	y: z.number().int().min(0).max(1000),
+	w: z.number().int().min(1).max(dashboardColumns),
+	h: z.number().int().min(2).max(40),
+})
+export type DashboardTile = z.infer<typeof dashboardTileSchema>
+export const dashboardRowHeight = 40
+
+export const dashboardEmbedSchema = chartEmbedSchema.omit({ allowDownloads: true })
+export type DashboardEmbed = z.infer<typeof dashboardEmbedSchema>
+
+export const dashboardSchema = z.object({
+	id: z.string(),
+	name: z.string(),
+	description: z.string().nullable(),
+	tiles: z.array(dashboardTileSchema),
+	embed: dashboardEmbedSchema,
+	published: z.boolean(),
+	createdAt: z.string(),
+	updatedAt: z.string(),
+})
+export type Dashboard = z.infer<typeof dashboardSchema>
+
+export const createDashboardSchema = z.object({
+	name: z.string().trim().min(1).max(200),
+	/** Charts to start with, placed two to a row. */
+	chartIds: z.array(idSchema).max(maxDashboardTiles).default([]),
+})
+export type CreateDashboard = z.input<typeof createDashboardSchema>
+
+export const updateDashboardSchema = z
+	.object({
+		name: z.string().trim().min(1).max(200),
+		description: z.string().trim().max(1000).nullable(),
+		tiles: z
+			.array(dashboardTileSchema)
+			.max(maxDashboardTiles, `A dashboard has at most ${maxDashboardTiles} charts.`)
+			.refine((tiles) => tiles.every((tile) => tile.x + tile.w <= dashboardColumns), {
+				message: `Tiles must fit in ${dashboardColumns} columns.`,
+			}),
+		embed: dashboardEmbedSchema,
+		published: z.boolean(),
+	})
+	.partial()
+export type UpdateDashboard = z.input<typeof updateDashboardSchema>
+
+/** A published dashboard: each tile's chart as a published chart shows it (figures, never rows). */
+export const publicDashboardSchema = z.object({
+	id: z.string(),
+	name: z.string(),
+	description: z.string().nullable(),
+	embed: dashboardEmbedSchema,
+	tiles: z.array(
+		dashboardTileSchema.extend({
+			/** Null when the chart was deleted since it was placed. */
+			chart: publicChartSchema.nullable(),
+		}),
+	),
+})
+export type PublicDashboard = z.infer<typeof publicDashboardSchema>

@@ -1,4 +1,10 @@
-import type { ChartConfig, ChartEmbed, ChartFigures } from '@blocksmith/contracts/charts.ts'
+import type {
+	ChartConfig,
+	ChartEmbed,
+	ChartFigures,
+	DashboardEmbed,
+	DashboardTile,
+} from '@blocksmith/contracts/charts.ts'
 import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
 import { boolean, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { organizations, users } from '#src/core/auth/auth.schema.ts'
@@ -46,3 +52,24 @@ export const chartFigures = pgTable('chart_figures', {
 	figures: jsonb('figures').$type<ChartFigures>().notNull(),
 	computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
 })
+
+/** Several charts of the organization on one grid, published and embedded as one page. */
+export const chartDashboards = pgTable(
+	'chart_dashboards',
+	{
+		id: text('id').primaryKey(),
+		organizationId: text('organization_id')
+			.notNull()
+			.references(() => organizations.id, { onDelete: 'cascade' }),
+		name: text('name').notNull(),
+		description: text('description'),
+		/** Chart ids with their places; a deleted chart's tile reads as removed until the layout is saved again. */
+		tiles: jsonb('tiles').$type<DashboardTile[]>().notNull().default([]),
+		embed: jsonb('embed').$type<Partial<DashboardEmbed>>().notNull().default({}),
+		published: boolean('published').notNull().default(false),
+		createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+		createdAt,
+		updatedAt,
+	},
+	(table) => [index('chart_dashboards_organization_id_idx').on(table.organizationId)],
+)

@@ -1,0 +1,15 @@
+import type { Role } from '@blocksmith/contracts/teams.ts'
+import type { Db } from '#src/db/client.ts'
+import type { Logger } from '#src/lib/logger.ts'
+
+/** What the charts module needs, built once in `createCharts`. */
+export type ChartsDeps = {
+	db: Db
+	log: Logger
+	publicUrl: string
+	/** The clock figures are computed against (relative date ranges, "today"); tests set it. */
+	now: () => Date
+}
+
+/** A member working in one organization, with their role there. */
+export type ChartsCtx = ChartsDeps & { orgId: string; userId: string; role: Role }

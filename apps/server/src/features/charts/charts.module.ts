@@ -1,0 +1,61 @@
+import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
+import type { Context } from 'hono'
+import { AppError } from '#src/lib/errors.ts'
+import type { PageRender } from '#src/lib/page-render.ts'
+import type { ChartsDeps } from './charts.deps.ts'
+import { renderChartPage } from './charts.page.ts'
+import { findPublicChart, publicChartOf } from './charts.public.ts'
+
+/** Builds the charts module: its dependencies and the server-written page at /charts/{id}. */
+export function createCharts(options: Omit<ChartsDeps, 'now'> & { now?: () => Date }) {
+	const deps: ChartsDeps = { ...options, now: options.now ?? (() => new Date()) }
+
+	/**
+	 * /charts/{id}: the chart drawn into the HTML (visible before any script runs, and to link
+	 * previews), for Notion's /embed block. `?theme=light|dark|auto`, `?transparent=0|1`.
+	 */
+	async function renderPage(c: Context): Promise<PageRender> {
+		const id = c.req.param('id') ?? ''
+		const query = new URL(c.req.url).searchParams
+		const askedTheme = query.get('theme')
+		const theme = askedTheme === 'light' || askedTheme === 'dark' || askedTheme === 'auto' ? askedTheme : undefined
+		const pageUrl = `${deps.publicUrl}/charts/${encodeURIComponent(id)}`
+		try {
+			const records = await findPublicChart(deps, null, id)
+			const tool: WorkspaceTool = records.chart.tool
+			const embed = await publicChartOf(deps, records, theme ? { theme } : {})
+			const pageTheme = theme ?? embed.embed.theme
+			const transparentParam = query.get('transparent')
+			const transparent = transparentParam === null ? embed.embed.transparent : transparentParam !== '0'
+			// auto shows the viewer's light or dark: both drawings are in the page, CSS picks one.
+			const dark = pageTheme === 'auto' ? await publicChartOf(deps, records, { theme: 'dark' }) : null
+			return renderChartPage({
+				chart: embed,
+				darkSvg: dark?.svg ?? null,
+				tool,
+				pageUrl,
+				imageUrl: `${deps.publicUrl}/api/${tool}_charts/charts/${encodeURIComponent(id)}/image.png`,
+				theme: pageTheme,
+				transparent,
+			})
+		} catch (error) {
+			if (!(error instanceof AppError)) {
+				throw error
+			}
+			return renderChartPage({
+				chart: null,
+				darkSvg: null,
+				tool: 'local',
+				error: { status: error.status, code: error.code, detail: error.detail },
+				pageUrl,
+				imageUrl: '',
+				theme: theme ?? 'auto',
+				transparent: true,
+			})
+		}
+	}
+
+	return { deps, renderPage }
+}
+
+export type Charts = ReturnType<typeof createCharts>

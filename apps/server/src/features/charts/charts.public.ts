@@ -1,0 +1,203 @@
+import {
+	type ChartPreviewRequest,
+	type ChartRender,
+	chartConfigSchema,
+	chartEmbedSchema,
+	type PublicChart,
+} from '@blocksmith/contracts/charts.ts'
+import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
+import { and, eq } from 'drizzle-orm'
+import { AppError, found } from '#src/lib/errors.ts'
+import { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
+import { figuresCsv } from './charts.csv.ts'
+import type { ChartsCtx, ChartsDeps } from './charts.deps.ts'
+import { chartFiguresOf, computeChartFigures, dataUpdatedAt, drawChart } from './charts.output.ts'
+import { renderChartPng } from './charts.render.ts'
+import { charts } from './charts.schema.ts'
+import { type ChartRecord, configOf, type DatabaseRecord, findDatabase, getChartRecords } from './charts.service.ts'
+
+// What other modules and anonymous visitors get of charts: a published chart's figures and
+// drawings (never its rows), and, for members, the builder's preview and downloads.
+
+export const downloadKinds = ['png', 'svg', 'csv'] as const
+type DownloadKind = (typeof downloadKinds)[number]
+type Theme = 'light' | 'dark'
+
+export type Download = { body: string | Uint8Array; contentType: string; filename: string | null }
+
+const notAvailable = 'This chart is not available. It may have been unpublished or deleted.'
+
+type PublicRecords = { chart: ChartRecord; database: DatabaseRecord | null }
+
+/** A published chart (of this tool, when one is named: the page at /charts/{id} names none), with its database; 404 otherwise. */
+export async function findPublicChart(
+	deps: ChartsDeps,
+	tool: WorkspaceTool | null,
+	id: string,
+): Promise<PublicRecords> {
+	const [row] = await deps.db
+		.select({ chart: charts, database: workspaceDatabases })
+		.from(charts)
+		.leftJoin(workspaceDatabases, eq(workspaceDatabases.id, charts.databaseId))
+		.where(and(eq(charts.id, id), eq(charts.published, true), tool ? eq(charts.tool, tool) : undefined))
+	return found(row, notAvailable)
+}
+
+/** The builder's live preview: settings not saved yet, on a database of the caller's. */
+export async function previewChart(
+	ctx: ChartsCtx,
+	tool: WorkspaceTool,
+	input: { databaseId: string; config: ChartPreviewRequest['config']; width: number; theme: Theme },
+): Promise<ChartRender> {
+	const database = await findDatabase(ctx, tool, input.databaseId).catch((error: unknown) => {
+		if (error instanceof AppError && error.code === 'NOT_FOUND') {
+			throw new AppError('VALIDATION_FAILED', {
+				errors: [{ field: 'databaseId', message: 'There is no such database in this workspace.' }],
+			})
+		}
+		throw error
+	})
+	const config = chartConfigSchema.parse(input.config)
+	const figures = await computeChartFigures(ctx, database, config)
+	return { figures, svg: await drawFor(config, figures, input.width, input.theme, true) }
+}
+
+export async function renderSavedChart(
+	ctx: ChartsCtx,
+	tool: WorkspaceTool,
+	id: string,
+	options: { width: number; theme: Theme },
+): Promise<ChartRender> {
+	const { chart, database } = await getChartRecords(ctx, tool, id)
+	const config = configOf(chart.config)
+	const figures = await chartFiguresOf(ctx, chart, database, config)
+	return { figures, svg: await drawFor(config, figures, options.width, options.theme, true) }
+}
+
+async function drawFor(
+	config: ReturnType<typeof configOf>,
+	figures: ChartRender['figures'],
+	width: number,
+	theme: Theme,
+	transparent: boolean,
+): Promise<string> {
+	if (config.type === 'table' || figures.problems.length > 0) {
+		return ''
+	}
+	return drawChart(config, figures, { width, theme, transparent })
+}
+
+function fileName(chart: ChartRecord, extension: string): string {
+	const base = chart.name.replace(/[^\p{L}\p{N} _-]+/gu, ' ').trim() || 'chart'
+	return `${base}.${extension}`
+}
+
+async function downloadOf(
+	deps: ChartsDeps,
+	chart: ChartRecord,
+	database: DatabaseRecord | null,
+	format: DownloadKind,
+	options: { width: number; theme: Theme; transparent: boolean },
+): Promise<Download> {
+	const config = configOf(chart.config)
+	const figures = await chartFiguresOf(deps, chart, database, config)
+	if (format === 'csv') {
+		return {
+			body: figuresCsv(figures, config.display),
+			contentType: 'text/csv; charset=utf-8',
+			filename: fileName(chart, 'csv'),
+		}
+	}
+	if (figures.problems.length > 0) {
+		throw new AppError('CONFLICT', {
+			detail: `This chart cannot be drawn: ${figures.problems.map((problem) => problem.message).join(' ')}`,
+		})
+	}
+	// A table has no drawing of its own: its image is the bar chart of the same figures.
+	const drawable = config.type === 'table' ? { ...config, type: 'bar' as const } : config
+	const svg = await drawChart(drawable, figures, options)
+	if (format === 'svg') {
+		return { body: svg, contentType: 'image/svg+xml', filename: fileName(chart, 'svg') }
+	}
+	return {
+		body: renderChartPng(
+			svg,
+			options.transparent ? {} : { background: options.theme === 'dark' ? '#191919' : '#ffffff' },
+		),
+		contentType: 'image/png',
+		filename: fileName(chart, 'png'),
+	}
+}
+
+export async function chartDownload(
+	ctx: ChartsCtx,
+	tool: WorkspaceTool,
+	id: string,
+	format: DownloadKind,
+	options: { width: number; theme: Theme },
+): Promise<Download> {
+	const { chart, database } = await getChartRecords(ctx, tool, id)
+	return downloadOf(ctx, chart, database, format, { ...options, transparent: false })
+}
+
+/** The embed's theme when the viewer asked for none: the owner's choice, and light for "auto" (no viewer to ask). */
+function themeFor(asked: 'auto' | 'light' | 'dark' | undefined, owner: 'auto' | 'light' | 'dark'): Theme {
+	const theme = asked ?? owner
+	return theme === 'dark' ? 'dark' : 'light'
+}
+
+type PublicQuery = {
+	theme?: 'auto' | 'light' | 'dark' | undefined
+	width?: number | undefined
+	/** A dashboard tile's height instead of the chart's own. */
+	height?: number | undefined
+}
+
+export async function publicChart(deps: ChartsDeps, tool: WorkspaceTool, id: string, query: PublicQuery) {
+	return publicChartOf(deps, await findPublicChart(deps, tool, id), query)
+}
+
+/** What a visitor gets of a published chart: settings for drawing, figures and the drawing — never rows. */
+export async function publicChartOf(
+	deps: ChartsDeps,
+	{ chart, database }: PublicRecords,
+	query: PublicQuery,
+): Promise<PublicChart> {
+	const config = configOf(chart.config)
+	const embed = chartEmbedSchema.parse(chart.embed)
+	const figures = await chartFiguresOf(deps, chart, database, config)
+	const drawn = query.height ? { ...config, display: { ...config.display, height: query.height } } : config
+	const svg = await drawFor(drawn, figures, query.width ?? 800, themeFor(query.theme, embed.theme), embed.transparent)
+	return {
+		id: chart.id,
+		name: chart.name,
+		type: config.type,
+		display: config.display,
+		embed,
+		figures,
+		svg,
+		dataUpdatedAt: dataUpdatedAt(chart, database, figures),
+	}
+}
+
+/** A published chart's image (always: it is the page's link preview) or CSV and SVG (when the owner allows downloads). */
+export async function publicDownload(
+	deps: ChartsDeps,
+	tool: WorkspaceTool,
+	id: string,
+	format: DownloadKind,
+	query: PublicQuery,
+): Promise<Download> {
+	const { chart, database } = await findPublicChart(deps, tool, id)
+	const embed = chartEmbedSchema.parse(chart.embed)
+	if (format !== 'png' && !embed.allowDownloads) {
+		throw new AppError('NOT_FOUND', { detail: 'Downloads of this chart are not offered.' })
+	}
+	const download = await downloadOf(deps, chart, database, format, {
+		width: query.width ?? 1200,
+		theme: themeFor(query.theme, embed.theme),
+		transparent: false,
+	})
+	// The PNG is also shown inline (link previews, e-mails): a file name would make it a download.
+	return format === 'png' ? { ...download, filename: null } : download
+}
