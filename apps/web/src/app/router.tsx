@@ -51,7 +51,15 @@ export function createAppRouter() {
 								{ index: true, lazy: () => import('./routes/home-page.tsx').then((m) => ({ Component: m.HomePage })) },
 								{
 									path: '/charts',
-									lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.ChartsPage })),
+									lazy: () =>
+										import('#src/features/charts/routes/charts-page.tsx').then((m) => ({ Component: m.ChartsPage })),
+								},
+								{
+									path: '/charts/:id/edit',
+									lazy: () =>
+										import('#src/features/charts/routes/chart-builder-page.tsx').then((m) => ({
+											Component: m.ChartBuilderPage,
+										})),
 								},
 								{
 									path: '/forms',

@@ -1,0 +1,442 @@
+import type { Chart, ChartConfig, ChartEmbed, ChartRender } from '@blocksmith/contracts/charts.ts'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { BarChart3, Eye, Table2 } from 'lucide-react'
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { Link, useBlocker, useParams } from 'react-router'
+import { toast } from 'sonner'
+import { Alert } from '#src/components/ui/alert.tsx'
+import { Button } from '#src/components/ui/button.tsx'
+import { cn } from '#src/components/ui/cn.ts'
+import { ConfirmDialog } from '#src/components/ui/dialog.tsx'
+import { EmptyState } from '#src/components/ui/empty-state.tsx'
+import { Field } from '#src/components/ui/field.tsx'
+import { Input } from '#src/components/ui/input.tsx'
+import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '#src/components/ui/tabs.tsx'
+import { ApiError, errorMessage } from '#src/lib/api-client.ts'
+import { databaseQuery, workspacesQuery } from '#src/workspaces/api/workspaces.ts'
+import { chartKeys, chartQuery, previewQuery, updateChart } from '../api/charts.ts'
+import { ChartActionsMenu, ChartStatusBadge } from '../components/chart-actions.tsx'
+import { ChartPreview } from '../components/chart-preview.tsx'
+import { DataSettings } from '../components/data-settings.tsx'
+import { FilterSettings } from '../components/filter-settings.tsx'
+import { ShareSettings } from '../components/share-settings.tsx'
+import { StyleSettings } from '../components/style-settings.tsx'
+import {
+	type ChartErrors,
+	chartableProperties,
+	errorsByPath,
+	type Section,
+	sectionOf,
+	withoutErrors,
+} from '../lib/chart-config.ts'
+import { chartPaths, publicChartUrl } from '../lib/chart-paths.ts'
+import { type ChartDraft, changesOf, configErrors, draftFromChart, isSameDraft, validateDraft } from '../lib/draft.ts'
+import { useDebouncedValue, useElementWidth, usePreviewTheme } from '../lib/hooks.ts'
+
+/** How long the settings must rest before the preview is redrawn. */
+export const previewDelayMs = 250
+
+/** /charts/:id/edit: the settings of a chart on the left, its live preview on the right. */
+export function ChartBuilderPage() {
+	const { id = '' } = useParams()
+	return <ChartGate id={id}>{(chart) => <ChartBuilder key={chart.id} chart={chart} />}</ChartGate>
+}
+
+function ChartGate({ id, children }: { id: string; children: (chart: Chart) => ReactNode }) {
+	const chart = useQuery(chartQuery(id))
+	if (chart.isPending) {
+		return (
+			<SkeletonGroup label="Loading the chart…" className="grid gap-4">
+				<Skeleton className="h-5 w-40" />
+				<Skeleton className="h-8 w-72" />
+				<Skeleton className="h-10 w-full" />
+				<Skeleton className="h-96 w-full" />
+			</SkeletonGroup>
+		)
+	}
+	if (!chart.data) {
+		return (
+			<EmptyState
+				icon={BarChart3}
+				title="This chart could not be loaded"
+				description={errorMessage(chart.error)}
+				action={
+					<Button asChild>
+						<Link to={chartPaths.list}>Back to charts</Link>
+					</Button>
+				}
+			/>
+		)
+	}
+	return children(chart.data)
+}
+
+const sectionLabels: Record<Section, string> = { data: 'Data', filters: 'Filters', style: 'Style', share: 'Share' }
+
+function ChartBuilder({ chart }: { chart: Chart }) {
+	const queryClient = useQueryClient()
+	const database = useQuery({ ...databaseQuery(chart.tool, chart.databaseId), enabled: Boolean(chart.databaseId) })
+	const workspaces = useQuery(workspacesQuery)
+	const [draft, setDraft] = useState<ChartDraft>(() => draftFromChart(chart))
+	const [saveErrors, setSaveErrors] = useState<ChartErrors>({})
+	const [section, setSection] = useState<Section>('data')
+	const [isPreviewShown, setIsPreviewShown] = useState(false)
+	const baseline = useMemo(() => draftFromChart(chart), [chart])
+	const isDirty = !isSameDraft(draft, baseline)
+	const isDatabaseGone = !chart.databaseId || database.isError
+	const properties = useMemo(() => chartableProperties(database.data?.properties ?? []), [database.data])
+	const workspace = workspaces.data?.find((candidate) => candidate.id === chart.workspaceId)
+
+	// ---- preview ----
+
+	const theme = usePreviewTheme()
+	const [measureRef, width] = useElementWidth(800)
+	const settled = useDebouncedValue(draft.config, previewDelayMs)
+	const settledErrors = useMemo(() => configErrors(settled), [settled])
+	const canPreview = Boolean(chart.databaseId) && Object.keys(settledErrors).length === 0
+	const preview = useQuery({
+		...previewQuery({ tool: chart.tool, databaseId: chart.databaseId, config: settled, width, theme }),
+		enabled: canPreview,
+	})
+	// Kept while a newer drawing is computed or could not be: the preview never blinks to empty.
+	const lastRender = useRef<ChartRender | undefined>(undefined)
+	if (preview.data) {
+		lastRender.current = preview.data
+	}
+	const previewErrors = preview.error instanceof ApiError ? errorsByPath(preview.error.fieldErrors) : {}
+	const problems = errorsByPath(preview.data?.figures.problems ?? [])
+	const liveErrors = configErrors(draft.config)
+	// The save's answer speaks last: it is about exactly these settings.
+	const errors: ChartErrors = { ...problems, ...previewErrors, ...liveErrors, ...saveErrors }
+	const isUpdating = preview.isFetching || settled !== draft.config
+
+	// ---- editing ----
+
+	const changeConfig = useCallback((config: ChartConfig, path: string) => {
+		setDraft((current) => ({ ...current, config }))
+		setSaveErrors((current) => withoutErrors(current, path))
+	}, [])
+
+	const changeEmbed = useCallback((embed: ChartEmbed, path: string) => {
+		setDraft((current) => ({ ...current, embed }))
+		setSaveErrors((current) => withoutErrors(current, path))
+	}, [])
+
+	/** Opens the tab of a setting with a problem and puts the focus on it. */
+	const reveal = useCallback((path: string) => {
+		setSection(sectionOf(path))
+		setIsPreviewShown(false)
+		requestAnimationFrame(() =>
+			requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()),
+		)
+	}, [])
+
+	// ---- saving ----
+
+	function showProblems(error: unknown): void {
+		if (error instanceof ApiError && error.fieldErrors.length > 0) {
+			const found = errorsByPath(error.fieldErrors)
+			setSaveErrors(found)
+			const first = Object.keys(found)[0]
+			if (first !== undefined) {
+				reveal(first)
+			}
+			toast.error(error.detail || 'Some settings need another look.')
+		}
+	}
+
+	/** The draft a save sent, to tell whether it was edited while the save was on its way. */
+	const submitted = useRef<ChartDraft | null>(null)
+	const save = useMutation({
+		mutationFn: updateChart,
+		meta: { isFormMutation: true },
+		onSuccess: async (saved, variables) => {
+			queryClient.setQueryData(chartKeys.detail(saved.id), saved)
+			const sent = submitted.current
+			setDraft((current) => (sent && isSameDraft(current, sent) ? draftFromChart(saved) : current))
+			setSaveErrors({})
+			await queryClient.invalidateQueries({ queryKey: chartKeys.list })
+			if (variables.changes.published === true) {
+				toast.success('The chart is published.', { description: publicChartUrl(saved.id) })
+			} else {
+				toast.success(saved.published ? 'Saved. The public chart and its embeds show the changes.' : 'Saved.')
+			}
+		},
+		onError: showProblems,
+	})
+	// Publishing alone leaves the draft (and any unsaved edit in it) as it is.
+	const publish = useMutation({
+		mutationFn: updateChart,
+		onSuccess: async (saved) => {
+			queryClient.setQueryData(chartKeys.detail(saved.id), saved)
+			await queryClient.invalidateQueries({ queryKey: chartKeys.list })
+			toast.success(
+				saved.published ? 'The chart is published.' : 'The chart is unpublished: its link and embeds stop showing it.',
+			)
+		},
+	})
+
+	function submit(extra: { published?: boolean } = {}): void {
+		const found = validateDraft(draft)
+		if (Object.keys(found).length > 0) {
+			setSaveErrors(found)
+			const first = Object.keys(found)[0]
+			if (first !== undefined) {
+				reveal(first)
+			}
+			toast.error('Some settings need another look before saving.')
+			return
+		}
+		submitted.current = draft
+		save.mutate({ chart, changes: { ...changesOf(draft), ...extra } })
+	}
+
+	function setPublished(published: boolean): void {
+		// As the forms' Publish: what is published is what the builder shows.
+		if (published && isDirty) {
+			submit({ published: true })
+		} else {
+			publish.mutate({ chart, changes: { published } })
+		}
+	}
+
+	// Ctrl+S / ⌘S saves, as in any editor (and not the browser's "save page").
+	const submitRef = useRef(submit)
+	submitRef.current = () => {
+		if (isDirty && !save.isPending) {
+			submit()
+		}
+	}
+	useEffect(() => {
+		function onKeyDown(event: KeyboardEvent): void {
+			if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === 's') {
+				event.preventDefault()
+				submitRef.current()
+			}
+		}
+		window.addEventListener('keydown', onKeyDown)
+		return () => window.removeEventListener('keydown', onKeyDown)
+	}, [])
+
+	// ---- leaving with unsaved changes ----
+
+	const isLeavingOnPurpose = useRef(false)
+	const blocker = useBlocker(
+		({ currentLocation, nextLocation }) =>
+			isDirty && !isLeavingOnPurpose.current && currentLocation.pathname !== nextLocation.pathname,
+	)
+	useEffect(() => {
+		if (!isDirty) {
+			return
+		}
+		function onBeforeUnload(event: BeforeUnloadEvent): void {
+			event.preventDefault()
+		}
+		window.addEventListener('beforeunload', onBeforeUnload)
+		return () => window.removeEventListener('beforeunload', onBeforeUnload)
+	}, [isDirty])
+
+	const sectionHasErrors = (name: Section) => Object.keys(errors).some((path) => sectionOf(path) === name)
+	const isPublishing = publish.isPending || (save.isPending && save.variables?.changes.published !== undefined)
+
+	return (
+		<div className="grid grid-cols-1 gap-5">
+			<div className="grid gap-4">
+				<nav aria-label="Breadcrumb" className="text-muted-foreground text-sm">
+					<Link to={chartPaths.list} className="hover:underline">
+						Charts
+					</Link>
+					<span aria-hidden> / </span>
+					<span>{chart.name}</span>
+				</nav>
+				<div className="flex flex-wrap items-start justify-between gap-3">
+					<div className="grid min-w-0 gap-1">
+						<div className="flex flex-wrap items-center gap-2">
+							<h1 className="min-w-0 break-words font-semibold text-2xl tracking-tight">{chart.name}</h1>
+							<ChartStatusBadge chart={chart} />
+						</div>
+						<p className="inline-flex items-center gap-1.5 text-muted-foreground text-sm">
+							<Table2 aria-hidden className="size-4" />
+							{chart.databaseId ? `Drawn from ${chart.databaseName}` : 'Its database was removed'}
+							{workspace ? ` · ${workspace.name}` : ''} · {chart.tool === 'notion' ? 'Notion' : 'Built-in'}
+						</p>
+					</div>
+					<ChartActionsMenu
+						chart={chart}
+						onLeave={() => {
+							isLeavingOnPurpose.current = true
+						}}
+					/>
+				</div>
+			</div>
+
+			<div
+				role="toolbar"
+				aria-label="Save"
+				className="sticky top-14 z-20 -mx-4 flex flex-wrap items-center justify-end gap-2 border-b bg-background/95 px-4 py-2.5 backdrop-blur sm:-mx-6 sm:px-6 lg:top-0 lg:mx-0 lg:px-0"
+			>
+				<p aria-live="polite" className="mr-auto flex basis-full items-center gap-2 text-sm sm:basis-auto">
+					<span
+						aria-hidden
+						className={cn('size-2 rounded-full', save.isError ? 'bg-error' : isDirty ? 'bg-warning' : 'bg-success')}
+					/>
+					{save.isPending ? (
+						<span className="text-muted-foreground">Saving…</span>
+					) : save.isError && isDirty ? (
+						<span className="font-medium text-error">Not saved: {errorMessage(save.error)}</span>
+					) : isDirty ? (
+						<span className="font-medium">Unsaved changes</span>
+					) : (
+						<span className="text-muted-foreground">All changes saved</span>
+					)}
+				</p>
+				<Button
+					variant="outline"
+					size="sm"
+					aria-pressed={isPreviewShown}
+					className="xl:hidden"
+					onClick={() => setIsPreviewShown((shown) => !shown)}
+				>
+					<Eye aria-hidden /> Preview
+				</Button>
+				{isDirty ? (
+					<ConfirmDialog
+						title="Discard your changes?"
+						description="The chart goes back to how it was last saved."
+						confirmLabel="Discard changes"
+						isDestructive
+						onConfirm={() => {
+							setDraft(baseline)
+							setSaveErrors({})
+						}}
+						trigger={
+							<Button variant="ghost" size="sm">
+								Discard
+							</Button>
+						}
+					/>
+				) : null}
+				<Button
+					size="sm"
+					disabled={!isDirty}
+					isLoading={save.isPending && save.variables?.changes.published === undefined}
+					onClick={() => submit()}
+				>
+					Save
+				</Button>
+			</div>
+
+			{isDatabaseGone && !database.isPending ? (
+				<Alert variant="warning" title="The database of this chart is gone">
+					It was removed or its workspace was disconnected, so there is nothing to draw. A published chart says so on
+					its page; delete the chart, or build a new one on another database.
+				</Alert>
+			) : null}
+
+			<div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
+				<div className={cn('min-w-0', isPreviewShown && 'hidden xl:block')}>
+					<Tabs value={section} onValueChange={(value) => setSection(value as Section)}>
+						<TabsList aria-label="Chart settings">
+							{(['data', 'filters', 'style', 'share'] as const).map((name) => (
+								<TabsTrigger key={name} value={name}>
+									{sectionLabels[name]}
+									{sectionHasErrors(name) ? <span aria-hidden className="size-1.5 rounded-full bg-error" /> : null}
+								</TabsTrigger>
+							))}
+						</TabsList>
+						<TabsContent value="data" className="grid gap-8">
+							<Field
+								label="Chart name"
+								description="For you and your team; the title is under Style."
+								error={errors.name}
+								isRequired
+							>
+								<Input
+									value={draft.name}
+									maxLength={200}
+									onChange={(event) => {
+										const name = event.target.value
+										setDraft((current) => ({ ...current, name }))
+										setSaveErrors((current) => withoutErrors(current, 'name'))
+									}}
+								/>
+							</Field>
+							{database.isPending && chart.databaseId ? (
+								<SkeletonGroup label="Loading the properties…" className="grid gap-2">
+									<Skeleton className="h-24 w-full" />
+									<Skeleton className="h-12 w-full" />
+									<Skeleton className="h-12 w-full" />
+								</SkeletonGroup>
+							) : (
+								<DataSettings config={draft.config} properties={properties} errors={errors} onChange={changeConfig} />
+							)}
+						</TabsContent>
+						<TabsContent value="filters">
+							<FilterSettings config={draft.config} properties={properties} errors={errors} onChange={changeConfig} />
+						</TabsContent>
+						<TabsContent value="style">
+							<StyleSettings config={draft.config} errors={errors} onChange={changeConfig} />
+						</TabsContent>
+						<TabsContent value="share">
+							<ShareSettings
+								chart={chart}
+								embed={draft.embed}
+								errors={errors}
+								onEmbedChange={changeEmbed}
+								onPublishedChange={setPublished}
+								isPublishing={isPublishing}
+								isDirty={isDirty}
+								theme={theme}
+								width={width}
+							/>
+						</TabsContent>
+					</Tabs>
+				</div>
+				<aside aria-label="Preview" className={cn('min-w-0', !isPreviewShown && 'hidden xl:block')}>
+					<div className="grid gap-2 xl:sticky xl:top-20">
+						<p className="font-medium text-muted-foreground text-xs uppercase tracking-wide">Preview</p>
+						<div ref={measureRef} className="rounded-xl border bg-card p-4">
+							{isDatabaseGone ? (
+								<p className="py-12 text-center text-muted-foreground text-sm">
+									There is nothing to draw without the chart's database.
+								</p>
+							) : (
+								<ChartPreview
+									render={preview.data ?? lastRender.current}
+									error={
+										preview.error
+											? errorMessage(preview.error)
+											: canPreview || !chart.databaseId
+												? null
+												: 'Some settings need another look (see the marked fields).'
+									}
+									isLoading={preview.isPending && canPreview}
+									isUpdating={isUpdating && canPreview}
+									height={draft.config.display.height}
+									numberFormat={draft.config.display.numberFormat}
+									onReveal={reveal}
+								/>
+							)}
+						</div>
+					</div>
+				</aside>
+			</div>
+
+			<ConfirmDialog
+				open={blocker.state === 'blocked'}
+				onOpenChange={(open) => {
+					if (!open && blocker.state === 'blocked') {
+						blocker.reset()
+					}
+				}}
+				title="Leave without saving?"
+				description="Your changes to this chart are not saved yet; they are lost if you leave."
+				confirmLabel="Leave without saving"
+				cancelLabel="Stay"
+				isDestructive
+				onConfirm={() => blocker.proceed?.()}
+			/>
+		</div>
+	)
+}
