@@ -8,7 +8,6 @@ export const paths = {
 	confirm: '/confirm',
 	invite: (id: string) => `/invite/${encodeURIComponent(id)}`,
 	charts: '/charts',
-	chart: (id: string) => `/charts/${encodeURIComponent(id)}/edit`,
 	forms: '/forms',
 	publicForm: (id: string) => `/forms/${encodeURIComponent(id)}`,
 	invoices: '/invoices',

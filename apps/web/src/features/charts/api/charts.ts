@@ -16,7 +16,7 @@ import { readToken } from '#src/lib/token-store.ts'
 // The builder's API: charts live under their database's tool (`/dashboard/local_charts/…`,
 // `/dashboard/notion_charts/…`); the list asks both and shows them as one.
 
-export const tools = ['local', 'notion'] as const satisfies readonly WorkspaceTool[]
+const tools = ['local', 'notion'] as const satisfies readonly WorkspaceTool[]
 
 export type PreviewParams = {
 	tool: WorkspaceTool
@@ -37,7 +37,7 @@ const encode = encodeURIComponent
 const base = (tool: WorkspaceTool) => `/dashboard/${tool}_charts`
 
 /** Newest change first, whichever tool the chart's database belongs to. */
-export function byNewestChange(left: Chart, right: Chart): number {
+function byNewestChange(left: Chart, right: Chart): number {
 	return right.updatedAt.localeCompare(left.updatedAt)
 }
 

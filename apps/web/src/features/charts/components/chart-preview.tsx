@@ -126,7 +126,7 @@ function Problems({
 }
 
 /** The figures as a table: one row per group, one column per series. */
-export function PivotTable({ figures, numberFormat }: { figures: ChartFigures; numberFormat: ChartNumberFormat }) {
+function PivotTable({ figures, numberFormat }: { figures: ChartFigures; numberFormat: ChartNumberFormat }) {
 	if (figures.categories.length === 0 && !figures.kpi) {
 		return (
 			<p className="rounded-lg border border-dashed p-6 text-center text-muted-foreground text-sm">No rows match.</p>

@@ -24,7 +24,7 @@ import { NativeSelect } from './controls.tsx'
 import { PropertySelect, type SettingsProps, SettingsSection } from './setting-controls.tsx'
 
 /** The browser's own zone: a new chart's, and the first guess for any. */
-export function browserTimeZone(): string {
+function browserTimeZone(): string {
 	return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
 }
 
@@ -38,6 +38,8 @@ function timeZones(current: string): string[] {
 export function FilterSettings({ config, properties, errors, onChange }: SettingsProps) {
 	const dateProperties = properties.filter(isDateLike)
 	const zones = useMemo(() => timeZones(config.timeZone), [config.timeZone])
+	// New charts start in UTC (the server picks their first settings); one click moves them here.
+	const localZone = browserTimeZone()
 	const setFilters = (filters: RowFilter[], path: string) => onChange({ ...config, filters }, path)
 	return (
 		<div className="grid gap-8">
@@ -132,7 +134,21 @@ export function FilterSettings({ config, properties, errors, onChange }: Setting
 
 			<SettingsSection title="Calendar" description="Where days begin and end, for date groups and ranges.">
 				<div className="grid gap-4 sm:grid-cols-2">
-					<Field label="Time zone" error={errors.timeZone}>
+					<Field
+						label="Time zone"
+						error={errors.timeZone}
+						labelAside={
+							config.timeZone === localZone ? null : (
+								<Button
+									variant="link"
+									className="text-[13px]"
+									onClick={() => onChange({ ...config, timeZone: localZone }, 'timeZone')}
+								>
+									Use mine ({localZone.replaceAll('_', ' ')})
+								</Button>
+							)
+						}
+					>
 						<NativeSelect
 							value={config.timeZone}
 							onChange={(event) => onChange({ ...config, timeZone: event.target.value }, 'timeZone')}

@@ -88,7 +88,7 @@ export const rangeLabels: Record<RelativeRange, string> = {
 export type PropertyChoice = Pick<Property, 'id' | 'name' | 'type' | 'resultType' | 'options'>
 
 /** The row's own timestamps, chartable in every database (Notion or local). */
-export const rowTimestamps: PropertyChoice[] = [
+const rowTimestamps: PropertyChoice[] = [
 	{ id: 'created_time', name: 'Created time', type: 'created_time' },
 	{ id: 'last_edited_time', name: 'Last edited time', type: 'last_edited_time' },
 ]
@@ -125,7 +125,7 @@ export function findProperty(properties: readonly PropertyChoice[], id: string |
 // ---- series -------------------------------------------------------------------------------
 
 /** An id no series of the chart has yet: figures and colours are keyed by it. */
-export function nextSeriesId(series: readonly ChartSeries[]): string {
+function nextSeriesId(series: readonly ChartSeries[]): string {
 	const taken = new Set(series.map((item) => item.id))
 	let index = series.length + 1
 	while (taken.has(`s${index}`)) {

@@ -108,7 +108,7 @@ export function problem(status: number, code: string, detail: string, errors?: {
 	return json({ type: 'about:blank', title: code, status, code, detail, ...(errors ? { errors } : {}) }, status)
 }
 
-export type Call = { method: string; path: string; search: URLSearchParams; body: unknown }
+type Call = { method: string; path: string; search: URLSearchParams; body: unknown }
 type Handler = (call: Call) => Response | Promise<Response> | undefined
 
 function orgDetails(role: Role): OrgDetails {

@@ -16,8 +16,8 @@ import {
 import { ChartBuilderPage } from './chart-builder-page.tsx'
 
 type ServerOptions = {
-	/** The preview's answer for the settings sent. */
-	render?: (config: ChartConfig) => ChartRender
+	/** The preview's answer for the settings sent (it may take its time). */
+	render?: (config: ChartConfig) => ChartRender | Promise<ChartRender>
 	/** A save's answer instead of applying it. */
 	refusePatch?: (changes: UpdateChart) => Response | undefined
 }
@@ -44,7 +44,7 @@ function chartServer(initial: Chart = makeChart(), options: ServerOptions = {}) 
 		if (path === '/dashboard/local_charts/preview' && method === 'POST') {
 			const request = body as ChartPreviewRequest
 			previews.push(request)
-			return json(options.render?.(request.config as ChartConfig) ?? makeRender())
+			return (async () => json((await options.render?.(request.config as ChartConfig)) ?? makeRender()))()
 		}
 		if (path === '/dashboard/local/databases/db1') {
 			return json(database)
@@ -222,5 +222,44 @@ describe('the chart builder', () => {
 		renderBuilder()
 		const request = await previewWhere(server, () => true)
 		expect(request.theme).toBe('dark')
+	})
+
+	test('while a change is drawn, the previous drawing stays, marked as updating', async () => {
+		let release: () => void = () => {}
+		const slow = new Promise<void>((resolve) => {
+			release = resolve
+		})
+		chartServer(makeChart(), {
+			render: async (config) => {
+				if (config.type === 'area') {
+					await slow
+					return makeRender({ type: 'area' }, '<svg role="img" aria-label="Area chart"></svg>')
+				}
+				return makeRender()
+			},
+		})
+		const { user } = renderBuilder()
+		await screen.findByRole('img', { name: 'Drawn chart' })
+		await user.click(screen.getByRole('radio', { name: 'Area' }))
+		expect(await screen.findByText('Updating…')).toBeInTheDocument()
+		expect(screen.getByRole('img', { name: 'Drawn chart' })).toBeInTheDocument()
+		release()
+		expect(await screen.findByRole('img', { name: 'Area chart' })).toBeInTheDocument()
+		await waitFor(() => expect(screen.queryByText('Updating…')).toBeNull())
+	})
+
+	test('filters and the date range are previewed with the chart', async () => {
+		const server = chartServer()
+		const { user } = renderBuilder()
+		await user.click(await screen.findByRole('tab', { name: 'Filters' }))
+		await user.click(screen.getByRole('button', { name: 'Add a filter' }))
+		const filter = screen.getByRole('group', { name: 'Filter 1' })
+		await choose(user, within(filter).getByRole('combobox', { name: 'Filter 1: property' }), 'Stage')
+		await choose(user, within(filter).getByRole('combobox', { name: 'Filter 1: value' }), 'Won')
+		await choose(user, screen.getByRole('combobox', { name: 'Date property' }), 'Closed on')
+		await choose(user, screen.getByRole('combobox', { name: 'Range' }), 'This quarter')
+		const request = await previewWhere(server, (candidate) => candidate.config.dateRange?.range === 'this_quarter')
+		expect(request.config.filters).toEqual([{ property: 'stage', operator: 'equals', value: 'Won' }])
+		expect(request.config.dateRange).toEqual({ property: 'closed', range: 'this_quarter' })
 	})
 })

@@ -35,7 +35,7 @@ import { type ChartDraft, changesOf, configErrors, draftFromChart, isSameDraft, 
 import { useDebouncedValue, useElementWidth, usePreviewTheme } from '../lib/hooks.ts'
 
 /** How long the settings must rest before the preview is redrawn. */
-export const previewDelayMs = 250
+const previewDelayMs = 250
 
 /** /charts/:id/edit: the settings of a chart on the left, its live preview on the right. */
 export function ChartBuilderPage() {
