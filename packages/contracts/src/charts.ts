@@ -216,6 +216,8 @@ export const createChartSchema = z.object({
 	databaseId: idSchema,
 	/** Defaults to a count of rows by the first useful property. */
 	config: chartConfigSchema.optional(),
+	/** The creator's time zone, for the default settings' date buckets (UTC when absent). */
+	timeZone: z.string().trim().min(1).max(64).refine(isTimeZone, 'Use a time zone such as Europe/Paris.').optional(),
 })
 export type CreateChart = z.input<typeof createChartSchema>
 
@@ -337,7 +339,11 @@ export const maxDashboardTiles = 24
 /** A chart's place on a dashboard's 12-column grid; rows are `dashboardRowHeight` pixels. */
 export const dashboardTileSchema = z.object({
 	chartId: idSchema,
-	x: z.number().int().min(0).max(dashboardColumns - 1),
+	x: z
+		.number()
+		.int()
+		.min(0)
+		.max(dashboardColumns - 1),
 	y: z.number().int().min(0).max(1000),
 	w: z.number().int().min(1).max(dashboardColumns),
 	h: z.number().int().min(2).max(40),

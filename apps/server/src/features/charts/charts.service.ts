@@ -52,13 +52,13 @@ const isDate = (property: Property) => property.type === 'date'
  * A new chart's first settings: rows counted by the first select or status (what most
  * databases are grouped by), else by month of the first date, else by month of creation.
  */
-export function defaultConfig(properties: Property[]): ChartConfig {
+export function defaultConfig(properties: Property[], timeZone = 'UTC'): ChartConfig {
 	const category = properties.find(isCategory)
 	const date = properties.find(isDate)
 	const x = category
 		? { property: category.id, sort: 'label_asc' as const }
 		: { property: date?.id ?? 'created_time', bucket: 'month' as const }
-	return chartConfigSchema.parse({ type: 'bar', x })
+	return chartConfigSchema.parse({ type: 'bar', x, timeZone })
 }
 
 /** Problems found in settings being saved: a 400 naming each field (under `config.`). */
@@ -117,7 +117,9 @@ export async function createChart(ctx: ChartsCtx, tool: WorkspaceTool, input: Cr
 		}
 		throw error
 	})
-	const config = input.config ? chartConfigSchema.parse(input.config) : defaultConfig(database.properties)
+	const config = input.config
+		? chartConfigSchema.parse(input.config)
+		: defaultConfig(database.properties, input.timeZone)
 	refuseProblems(validateChartConfig(database.properties, config))
 	const [record] = await ctx.db
 		.insert(charts)

@@ -9,21 +9,12 @@ import { Skeleton } from '#src/components/ui/skeleton.tsx'
 import { workspacesQuery } from '#src/workspaces/api/workspaces.ts'
 
 // Each module's entry screen, until its own issue fills it: what the module will do, and how
-// it stands with the team's workspaces. Forms has its own pages (features/forms).
+// it stands with the team's workspaces. Forms and Charts have their own pages (features/).
 
-type ModuleKey = 'charts' | 'invoices' | 'portals' | 'time'
+type ModuleKey = 'invoices' | 'portals' | 'time'
 
 /** What each module will do (product.md §3), said to the person who will use it. */
 const plans: Record<ModuleKey, { heading: string; items: string[] }> = {
-	charts: {
-		heading: 'Charts will let you',
-		items: [
-			'Chart any database as bars, lines, areas, pies, scatter plots, KPI numbers or tables.',
-			'Group dates by day, week, month, quarter or year, and count, sum, average or total them up, stacked by any property.',
-			'Filter, sort and compare with the previous period.',
-			'Embed a chart in a Notion page (it follows light and dark), or export it as PNG or CSV.',
-		],
-	},
 	invoices: {
 		heading: 'Invoices will let you',
 		items: [
@@ -126,9 +117,6 @@ function listOf(names: string[]): string {
 	return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
 }
 
-export function ChartsPage() {
-	return <ModulePage moduleKey="charts" />
-}
 export function InvoicesPage() {
 	return <ModulePage moduleKey="invoices" />
 }

@@ -111,7 +111,11 @@ export function NewChartDialog({ variant = 'primary' }: { variant?: 'primary' | 
 							setIsSubmitted(true)
 							const database = databases.find((candidate) => candidate.id === databaseId)
 							if (database && name.trim()) {
-								create.mutate({ tool: database.tool, chart: { databaseId, name: name.trim() } })
+								create.mutate({
+									tool: database.tool,
+									// Date buckets and "this month" follow the creator's clock until they choose another zone.
+									chart: { databaseId, name: name.trim(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone },
+								})
 							}
 						}}
 					>

@@ -138,7 +138,11 @@ describe('the charts list', () => {
 		expect(within(dialog).getByRole('textbox', { name: 'Name' })).toHaveValue('Deals chart')
 		await user.click(within(dialog).getByRole('button', { name: 'Create chart' }))
 		await waitFor(() => expect(router.state.location.pathname).toBe('/charts/c9/edit'))
-		expect(api.calls.find((call) => call.method === 'POST')?.body).toEqual({ databaseId: 'db1', name: 'Deals chart' })
+		expect(api.calls.find((call) => call.method === 'POST')?.body).toEqual({
+			databaseId: 'db1',
+			name: 'Deals chart',
+			timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+		})
 	})
 
 	test('without any database, the empty state says how to get one', async () => {
