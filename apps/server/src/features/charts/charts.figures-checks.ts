@@ -38,6 +38,7 @@ type Check = { problems: ChartProblem[]; properties: Property[] }
 
 /** The field a reference names, or a problem saying it is gone (or cannot be charted). */
 function resolve(check: Check, field: string, ref: string, role: string): ChartField | null {
+	const subject = role.startsWith('the ') ? `The ${role.slice(4)}` : `${role.charAt(0).toUpperCase()}${role.slice(1)}`
 	const found = fieldOf(check.properties, ref)
 	if (found) {
 		return found
@@ -47,7 +48,7 @@ function resolve(check: Check, field: string, ref: string, role: string): ChartF
 		field,
 		message: property
 			? `The property "${property.name}" (${property.type.replaceAll('_', ' ')}) cannot be charted. Choose another property for ${role}.`
-			: `The ${role} uses a property that no longer exists in this database. Choose another property for ${role}.`,
+			: `${subject} uses a property that no longer exists in this database. Choose another property for ${role}.`,
 	})
 	return null
 }
