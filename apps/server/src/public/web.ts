@@ -19,7 +19,7 @@ export type ClientConfig = {
  */
 function withClientConfig(html: string, config: ClientConfig): string {
 	const json = JSON.stringify(config).replaceAll('<', '\\u003c')
-	return html.replace('</head>', `<script type="application/json" id="blocksmith-config">${json}</script></head>`)
+	return html.replace('</head>', () => `<script type="application/json" id="blocksmith-config">${json}</script></head>`)
 }
 
 /** A page whose head and data the server writes (e.g. the public form page). */
@@ -37,17 +37,26 @@ const defaultHeadTags = [
 	/<link\s+rel="icon"[^>]*>/,
 ]
 
-/** The page's own head and data, in place of the defaults; data as a JSON block like the config. */
-function withPage(html: string, head: string, data: Record<string, unknown>): string {
+/** The template's empty root element, which a page's server-written body fills. */
+const emptyRoot = '<div id="root"></div>'
+
+/**
+ * The page's own head and data, in place of the defaults; data as a JSON block like the config;
+ * its body, if any, inside the root element. Inserted by functions, never as replacement strings:
+ * a `$&` or `$'` in a title would otherwise pull parts of the template into the page.
+ */
+export function withPage(html: string, page: { head: string; data: Record<string, unknown>; body?: string }): string {
 	let result = html
 	for (const tag of defaultHeadTags) {
 		result = result.replace(tag, '')
 	}
-	const json = JSON.stringify(data).replaceAll('<', '\\u003c')
-	return result.replace(
+	const json = JSON.stringify(page.data).replaceAll('<', '\\u003c')
+	result = result.replace(
 		'</head>',
-		`${head}<script type="application/json" id="blocksmith-page">${json}</script></head>`,
+		() => `${page.head}<script type="application/json" id="blocksmith-page">${json}</script></head>`,
 	)
+	const { body } = page
+	return body ? result.replace(emptyRoot, () => `<div id="root">${body}</div>`) : result
 }
 
 /** Paths the API owns; anything else a browser asks for is a route of the web app. */
@@ -101,7 +110,7 @@ export function mountWebApp(
 				return c.redirect(rendered.redirect, rendered.status ?? 301)
 			}
 			c.header('cache-control', 'no-store')
-			return c.html(withPage(html, rendered.head, rendered.data), rendered.status as 200)
+			return c.html(withPage(html, rendered), rendered.status as 200)
 		})
 	}
 
