@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { formatChartChange, formatChartNumber, noValue } from './chart-format.ts'
+import { formatChartChange, formatChartNumber, formatUpdatedAgo, noValue } from './chart-format.ts'
 import type { ChartNumberFormat } from './charts.ts'
 
 const plain: ChartNumberFormat = { style: 'number', currency: 'USD', decimals: null, compact: false }
@@ -38,4 +38,15 @@ test('formatChartChange signs the change', () => {
 	expect(formatChartChange(-0.125)).toBe('-12.5%')
 	expect(formatChartChange(0)).toBe('0%')
 	expect(formatChartChange(null)).toBe(noValue)
+})
+
+test('formatUpdatedAgo', () => {
+	const now = new Date('2026-11-24T12:00:00Z')
+	expect(formatUpdatedAgo('2026-11-24T11:59:30Z', now)).toBe('just now')
+	expect(formatUpdatedAgo('2026-11-24T11:55:00Z', now)).toBe('5 min ago')
+	expect(formatUpdatedAgo('2026-11-24T09:00:00Z', now)).toBe('3 h ago')
+	expect(formatUpdatedAgo('2026-11-23T10:00:00Z', now)).toBe('yesterday')
+	expect(formatUpdatedAgo('2026-11-20T12:00:00Z', now)).toBe('4 days ago')
+	expect(formatUpdatedAgo('2026-10-01T12:00:00Z', now)).toBe('on Oct 1, 2026')
+	expect(formatUpdatedAgo('not a date', now)).toBe('')
 })

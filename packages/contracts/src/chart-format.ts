@@ -74,3 +74,40 @@ export function formatChartChange(change: number | null | undefined, locale = 'e
 		locale,
 	).format(change)
 }
+
+/**
+ * How long ago the figures were updated, short: "just now", "5 min ago", "3 h ago", "yesterday",
+ * "4 days ago", then the date. The public page writes it and the embed's script keeps it current.
+ */
+export function formatUpdatedAgo(iso: string, now: Date, locale = 'en-US'): string {
+	const then = new Date(iso)
+	const seconds = Math.round((now.getTime() - then.getTime()) / 1000)
+	if (!Number.isFinite(seconds)) {
+		return ''
+	}
+	if (seconds < 60) {
+		return 'just now'
+	}
+	const minutes = Math.floor(seconds / 60)
+	if (minutes < 60) {
+		return `${minutes} min ago`
+	}
+	const hours = Math.floor(minutes / 60)
+	if (hours < 24) {
+		return `${hours} h ago`
+	}
+	const days = Math.floor(hours / 24)
+	if (days < 7) {
+		return days === 1 ? 'yesterday' : `${days} days ago`
+	}
+	return `on ${formatterDate(locale).format(then)}`
+}
+
+let dateFormat: { locale: string; format: Intl.DateTimeFormat } | undefined
+
+function formatterDate(locale: string): Intl.DateTimeFormat {
+	if (dateFormat?.locale !== locale) {
+		dateFormat = { locale, format: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }) }
+	}
+	return dateFormat.format
+}
