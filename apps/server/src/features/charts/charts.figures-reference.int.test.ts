@@ -114,6 +114,7 @@ const ids = {
 	when: 'p-when',
 	score: 'p-score',
 	code: 'p-code',
+	due: 'p-due',
 } as const
 
 const properties: Property[] = [
@@ -145,6 +146,7 @@ const properties: Property[] = [
 	// Notion's formulas come without a result type: the engine learns it from the values.
 	{ id: ids.score, name: 'Score', type: 'formula' },
 	{ id: ids.code, name: 'Code', type: 'unique_id', prefix: 'T' },
+	{ id: ids.due, name: 'Due', type: 'rollup', resultType: 'date' },
 ]
 
 /** Local days around DST changes (Berlin: Mar 29, Oct 25; New York: Mar 8, Nov 1) and calendar edges. */
@@ -218,6 +220,14 @@ function makeRows(count: number, seed: number): TestRow[] {
 		}
 		set(ids.score, random.pick([1, 2.5, 2.5, 7, -1, 'n/a', null, 3]))
 		set(ids.code, { prefix: 'T', number: index + 1 })
+		set(
+			ids.due,
+			random.pick([
+				null,
+				undefined,
+				{ start: isoWithOffset(edgeInstant(random), random.pick(offsets)), end: null, timeZone: null },
+			]),
+		)
 		return {
 			values,
 			createdTime: new Date(edgeInstant(random)),
@@ -264,6 +274,7 @@ function keysOf(row: TestRow, grouping: Grouping, config: ChartConfig): (string 
 	const raw = row.values[ref]
 	switch (ref) {
 		case 'created_time':
+		case ids.due:
 		case ids.when: {
 			const day = dayValue(row, ref, config.timeZone)
 			return [day ? bucketOf(day, grouping.bucket, config.weekStart) : null]
@@ -502,6 +513,7 @@ const xCases: { name: string; x: Grouping }[] = [
 		x: { ref: ids.when, bucket, rangeSize: null },
 	})),
 	{ name: 'created time by week', x: { ref: 'created_time', bucket: 'week', rangeSize: null } },
+	{ name: 'rollup date by quarter', x: { ref: ids.due, bucket: 'quarter', rangeSize: null } },
 	{ name: 'select', x: { ref: ids.kind, bucket: 'month', rangeSize: null } },
 	{ name: 'status', x: { ref: ids.stage, bucket: 'month', rangeSize: null } },
 	{ name: 'multi-select', x: { ref: ids.tags, bucket: 'month', rangeSize: null } },
@@ -522,10 +534,11 @@ const seriesSets = [
 		{ id: 'b', aggregation: 'sum', property: ids.amount },
 		{ id: 'c', aggregation: 'average', property: ids.amount },
 		{ id: 'd', aggregation: 'median', property: ids.price },
-		{ id: 'e', aggregation: 'count_distinct', property: ids.tags },
+		{ id: 'e', aggregation: 'min', property: ids.amount },
 	],
+	// A distinct count of tags first: breakdown groups are ranked by it.
 	[
-		{ id: 'a', aggregation: 'min', property: ids.amount },
+		{ id: 'a', aggregation: 'count_distinct', property: ids.tags },
 		{ id: 'b', aggregation: 'max', property: ids.price },
 		{ id: 'c', aggregation: 'count_distinct', property: ids.kind },
 		{ id: 'd', aggregation: 'count_distinct', property: ids.when },
