@@ -62,6 +62,14 @@ export function createAppRouter() {
 										})),
 								},
 								{
+									// Its own chunk: the grid library loads with the editor, never with the other pages.
+									path: '/charts/dashboards/:id/edit',
+									lazy: () =>
+										import('#src/features/charts/routes/dashboard-editor-page.tsx').then((m) => ({
+											Component: m.DashboardEditorPage,
+										})),
+								},
+								{
 									path: '/forms',
 									lazy: () =>
 										import('#src/features/forms/routes/forms-page.tsx').then((m) => ({ Component: m.FormsPage })),
