@@ -23,6 +23,9 @@ export default defineConfig({
 				// The public form page (/forms/{id}): its own small entry, so visitors never download
 				// the dashboard's shell, router or data libraries (design/architecture.md §6).
 				form: fileURLToPath(new URL('form.html', import.meta.url)),
+				// The public chart page (/charts/{id}, Notion's /embed): the chart comes drawn in the HTML,
+				// the entry is a few kilobytes of plain DOM code, no React and no ECharts.
+				chart: fileURLToPath(new URL('chart.html', import.meta.url)),
 			},
 			output: {
 				codeSplitting: {
