@@ -130,9 +130,14 @@ function LinkField({ label, url, what }: { label: string; url: string; what: str
 					className="h-9 min-w-0 flex-1 rounded-md border bg-muted/40 px-3 font-mono text-xs"
 					onFocus={(event) => event.currentTarget.select()}
 				/>
-				<Button variant="outline" size="sm" className="h-9" onClick={() => void copyLink(url, what)}>
+				<Button
+					variant="outline"
+					size="sm"
+					className="h-9"
+					aria-label={`Copy the ${what}`}
+					onClick={() => void copyLink(url, what)}
+				>
 					<Copy aria-hidden /> Copy
-					<span className="sr-only"> {what}</span>
 				</Button>
 			</div>
 		</div>
