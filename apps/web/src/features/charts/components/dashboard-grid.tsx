@@ -52,7 +52,7 @@ function toLayout(tiles: DashboardTile[]): Layout {
  * The tiles placed as `layout` says, in their own order; the same array when nothing moved, so a
  * grid that reports the layout it was given changes nothing.
  */
-export function tilesFromLayout(tiles: DashboardTile[], layout: Layout): DashboardTile[] {
+function tilesFromLayout(tiles: DashboardTile[], layout: Layout): DashboardTile[] {
 	const byId = new Map(layout.map((item) => [item.i, item]))
 	let isChanged = false
 	const next = tiles.map((tile) => {
@@ -85,10 +85,10 @@ export function withAddedTiles(tiles: DashboardTile[], chartIds: string[]): Dash
 	return compactTiles([...tiles, ...added])
 }
 
-export type Arrangement = 'wider' | 'narrower' | 'taller' | 'shorter' | 'earlier' | 'later'
+type Arrangement = 'wider' | 'narrower' | 'taller' | 'shorter' | 'earlier' | 'later'
 
 /** What each keyboard-reachable change does to one tile (the grid keeps the others out of its way). */
-export function arrangeTile(tiles: DashboardTile[], chartId: string, change: Arrangement): DashboardTile[] {
+function arrangeTile(tiles: DashboardTile[], chartId: string, change: Arrangement): DashboardTile[] {
 	const tile = tiles.find((candidate) => candidate.chartId === chartId)
 	if (!tile) {
 		return tiles
