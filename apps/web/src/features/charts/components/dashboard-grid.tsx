@@ -37,6 +37,8 @@ import { ChartPreview } from './chart-preview.tsx'
 // included, as on the public page.
 
 const gap = 12
+/** Inside the grid's box, so a tile's shadow and the resize corner are not clipped. */
+const padding = 6
 const minW = 2
 const minH = 2
 /** The tile's padding on each side, out of the drawing's width. */
@@ -126,7 +128,7 @@ function arrangeTile(tiles: DashboardTile[], chartId: string, change: Arrangemen
 
 /** The pixel width of a tile's drawing on a grid `gridWidth` wide, in steps of 40 px. */
 function drawingWidth(gridWidth: number, w: number): number {
-	const column = (gridWidth - gap * (dashboardColumns - 1)) / dashboardColumns
+	const column = (gridWidth - gap * (dashboardColumns - 1) - padding * 2) / dashboardColumns
 	const tileWidth = column * w + gap * (w - 1) - tilePadding * 2
 	return Math.min(4000, Math.max(120, Math.round(tileWidth / 40) * 40))
 }
@@ -166,7 +168,7 @@ export function DashboardGrid({ tiles, charts, theme, tileErrors, onTilesChange,
 					cols: dashboardColumns,
 					rowHeight: dashboardRowHeight - gap,
 					margin: [gap, gap],
-					containerPadding: [6, 6],
+					containerPadding: [padding, padding],
 				}}
 				dragConfig={{ enabled: true, handle: '.dashboard-tile-handle', cancel: 'button, a, [role="menuitem"]' }}
 				resizeConfig={{ enabled: true, handles: ['se'] }}
