@@ -214,6 +214,22 @@ export async function scatterPoints(
 	return { points, isTruncated: rows.length > spec.limit, rowCount: toNumber(count?.n) ?? 0 }
 }
 
+/**
+ * Runs the statements of one set of figures in a read-only snapshot (a comparison sees the same
+ * rows as its figures) without JIT: PostgreSQL cannot estimate JSONB values or lateral lists, so
+ * it thinks these small aggregations expensive and spends over a second compiling each one —
+ * measured on 320 rows: 1.2 s with JIT, 10 ms without. PGlite has no JIT and accepts the setting.
+ */
+export function inSnapshot<T>(db: Db, run: (db: Db) => Promise<T>): Promise<T> {
+	return db.transaction(
+		async (tx) => {
+			await tx.execute(sql`set local jit = off`)
+			return run(tx as unknown as Db)
+		},
+		{ isolationLevel: 'repeatable read', accessMode: 'read only' },
+	)
+}
+
 /** What an untyped formula or rollup mostly holds, as a JSON type (or `date`). */
 export async function sampleType(db: Db, statement: SQL): Promise<string | undefined> {
 	const [row] = rowsOf<{ type: string }>(await db.execute(statement))

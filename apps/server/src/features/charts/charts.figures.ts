@@ -2,6 +2,7 @@ import type { ChartConfig, ChartFigures } from '@blocksmith/contracts/charts.ts'
 import type { Property } from '@blocksmith/contracts/workspaces.ts'
 import type { Db } from '#src/db/client.ts'
 import { computeGroupedFigures, computeKpiFigures, computeScatterFigures } from './charts.figures-compute.ts'
+import { inSnapshot } from './charts.figures-sql.ts'
 
 // The figures engine's entry: a chart configuration becomes figures computed in the database
 // from the mirror (never by loading rows into Node). Parts: charts.figures-values.ts reads a
@@ -21,13 +22,15 @@ export function computeFigures(
 	config: ChartConfig,
 	options: { now: Date },
 ): Promise<ChartFigures> {
-	switch (config.type) {
-		case 'number':
-			return computeKpiFigures(db, database, config, options.now)
-		case 'scatter':
-			return computeScatterFigures(db, database, config, options.now)
-		default:
-			// bar, line, area, pie, and table (the same figures, shown as a pivot).
-			return computeGroupedFigures(db, database, config, options.now)
-	}
+	return inSnapshot(db, (snapshot) => {
+		switch (config.type) {
+			case 'number':
+				return computeKpiFigures(snapshot, database, config, options.now)
+			case 'scatter':
+				return computeScatterFigures(snapshot, database, config, options.now)
+			default:
+				// bar, line, area, pie, and table (the same figures, shown as a pivot).
+				return computeGroupedFigures(snapshot, database, config, options.now)
+		}
+	})
 }
