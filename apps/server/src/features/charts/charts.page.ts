@@ -10,7 +10,7 @@ import { fontFamily, themeColors } from './charts.render-theme.ts'
 // tooltips, legend toggles, light/dark switching and refreshes. No inline script: the data the
 // script reads is a JSON block (web.ts), and the styles are inline, which the CSP allows.
 
-export type ChartPageTheme = 'auto' | 'light' | 'dark'
+type ChartPageTheme = 'auto' | 'light' | 'dark'
 
 export type ChartPageInput = {
 	chart: PublicChart | null
@@ -28,7 +28,7 @@ export type ChartPageInput = {
 }
 
 /** What the embed's script reads from the page's JSON block. */
-export type ChartPageData = {
+type ChartPageData = {
 	id: string
 	name: string
 	type: PublicChart['type']
@@ -122,7 +122,7 @@ function problemsOf(figures: ChartFigures): string {
 }
 
 /** The figures as a table: groups down, series across, values in the chart's number format. */
-export function figuresTable(chart: Pick<PublicChart, 'figures' | 'display'>): string {
+function figuresTable(chart: Pick<PublicChart, 'figures' | 'display'>): string {
 	const { figures, display } = chart
 	if (figures.categories.length === 0 || figures.series.length === 0) {
 		return '<p class="bs-chart-empty">No data</p>'

@@ -49,7 +49,7 @@ const tipSelector = '[ecmeta_tip]'
 const maxFocusable = 300
 
 /** Data points reachable by keyboard, named for screen readers by their tooltip. */
-export function makeFocusable(root: Element): void {
+function makeFocusable(root: Element): void {
 	const points = root.querySelectorAll(tipSelector)
 	if (points.length > maxFocusable) {
 		return
@@ -61,7 +61,7 @@ export function makeFocusable(root: Element): void {
 	}
 }
 
-export function installTooltips(root: HTMLElement): void {
+function installTooltips(root: HTMLElement): void {
 	const tip = root.ownerDocument.createElement('div')
 	tip.className = 'bs-tip'
 	tip.setAttribute('role', 'tooltip')
@@ -113,7 +113,7 @@ function keyOf(item: Element, isPie: boolean): string {
 }
 
 /** Shows or hides what each legend item stands for, in every drawing of the page (light and dark). */
-export function applyHidden(root: HTMLElement, isPie: boolean): void {
+function applyHidden(root: HTMLElement, isPie: boolean): void {
 	const keys = hidden.get(root) ?? new Set<string>()
 	for (const element of root.querySelectorAll('[ecmeta_series_index]')) {
 		const isLegend = element.getAttribute('ecmeta_ssr_type') === 'legend'
@@ -134,7 +134,7 @@ export function applyHidden(root: HTMLElement, isPie: boolean): void {
 	}
 }
 
-export function installLegend(root: HTMLElement, isPie: () => boolean): void {
+function installLegend(root: HTMLElement, isPie: () => boolean): void {
 	const toggle = (target: EventTarget | null) => {
 		const item = (target as Element | null)?.closest?.('[ecmeta_ssr_type="legend"]')
 		if (!item) {
@@ -160,7 +160,7 @@ export function installLegend(root: HTMLElement, isPie: () => boolean): void {
 }
 
 /** Legend hit areas as buttons: one per item (the last element of the item that has the series). */
-export function makeLegendButtons(root: Element): void {
+function makeLegendButtons(root: Element): void {
 	for (const item of root.querySelectorAll('[ecmeta_ssr_type="legend"][pointer-events="visible"]')) {
 		item.setAttribute('tabindex', '0')
 		item.setAttribute('role', 'button')
@@ -171,7 +171,7 @@ export function makeLegendButtons(root: Element): void {
 // ---- drawings and refreshes ---------------------------------------------------------------
 
 /** As charts.page.ts does: each drawing in the page gets ids and classes of its own. */
-export function scopeSvgIds(svg: string, prefix: string): string {
+function scopeSvgIds(svg: string, prefix: string): string {
 	return svg.replace(/\bzr\d+-(?=c\d|cls-\d)/g, `${prefix}-`)
 }
 
