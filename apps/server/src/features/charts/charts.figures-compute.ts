@@ -277,7 +277,7 @@ export async function computeGroupedFigures(
 	)
 	const limit = xConfig.limit
 	const categories: Category[] = limit !== null ? sorted.slice(0, limit) : sorted
-	const isTruncated = limit !== null && sorted.length > limit
+	const isTruncated = (limit !== null && sorted.length > limit) || main.isTruncated
 
 	const figures: FigureSeries[] = []
 	const cellOf = (xKey: string, groupKey: string, index: number, aggregation: Aggregation) =>

@@ -42,7 +42,10 @@ export type AggregateGroup = {
 	values: (number | null)[]
 }
 
-export type AggregateResult = { groups: AggregateGroup[]; rowCount: number }
+/** (x, breakdown) groups brought back at most: a chart of one bar per row (grouped by title) stops here. */
+export const maxGroupRows = 20_000
+
+export type AggregateResult = { groups: AggregateGroup[]; rowCount: number; isTruncated: boolean }
 
 function rowsOf<T>(result: unknown): T[] {
 	return (result as { rows: T[] }).rows
@@ -153,20 +156,25 @@ export async function aggregate(db: Db, spec: AggregateSpec): Promise<AggregateR
 			)
 			select b.x, k.g, k.rank, ${sql.join(aggregates, sql`, `)}, ${rowCount}
 			from base as b left join ranked as k on k.g is not distinct from b.g
-			group by b.x, k.g, k.rank`
+			group by b.x, k.g, k.rank
+			order by b.x collate "C" nulls last, k.rank nulls last
+			limit ${maxGroupRows + 1}`
 		: sql`with ${base}
 			select b.x, null::text as g, 1 as rank, ${sql.join(aggregates, sql`, `)}, ${rowCount}
 			from base as b
-			group by b.x`
+			group by b.x
+			order by b.x collate "C" nulls last
+			limit ${maxGroupRows + 1}`
 	const rows = rowsOf<Record<string, unknown>>(await db.execute(statement))
 	return {
-		groups: rows.map((row) => ({
+		groups: rows.slice(0, maxGroupRows).map((row) => ({
 			x: row.x === null || row.x === undefined ? null : String(row.x),
 			g: row.g === null || row.g === undefined ? null : String(row.g),
 			rank: toNumber(row.rank),
 			values: spec.series.map((_, index) => toNumber(row[`a${index}`])),
 		})),
 		rowCount: toNumber(rows[0]?.row_count) ?? 0,
+		isTruncated: rows.length > maxGroupRows,
 	}
 }
 
