@@ -22,7 +22,7 @@ import {
 
 export type Grouping = { field: ChartField; options: GroupingOptions }
 
-export type SeriesMeasure = { aggregation: Aggregation; field: ChartField | null }
+type SeriesMeasure = { aggregation: Aggregation; field: ChartField | null }
 
 export type AggregateSpec = {
 	/** Database, filters and date window: which rows count. */
@@ -43,7 +43,7 @@ export type AggregateGroup = {
 }
 
 /** (x, breakdown) groups brought back at most: a chart of one bar per row (grouped by title) stops here. */
-export const maxGroupRows = 20_000
+const maxGroupRows = 20_000
 
 export type AggregateResult = { groups: AggregateGroup[]; rowCount: number; isTruncated: boolean }
 

@@ -148,7 +148,7 @@ export function epochMsSql(field: ChartField, zone: string): SQL {
 }
 
 /** The first day of the bucket a day falls in; weeks start on Monday (ISO) or Sunday. */
-export function bucketSql(day: SQL, bucket: DateBucket, weekStart: WeekStart): SQL {
+function bucketSql(day: SQL, bucket: DateBucket, weekStart: WeekStart): SQL {
 	if (bucket === 'week' && weekStart === 'sunday') {
 		return sql`((date_trunc('week', (${day} + 1)::timestamp) - interval '1 day')::date)`
 	}
