@@ -14,6 +14,8 @@ import { clientLogMaxBytes, createClientLogRoutes } from './core/client-log/clie
 import { createTeamRoutes } from './core/teams/teams.routes.ts'
 import { createUploadRoutes } from './core/uploads/uploads.routes.ts'
 import { type Database, pingDatabase } from './db/client.ts'
+import { type Charts, createCharts } from './features/charts/charts.module.ts'
+import { createChartRoutes } from './features/charts/charts.routes.ts'
 import { createForms, type Forms } from './features/forms/forms.module.ts'
 import { createFormRoutes } from './features/forms/forms.routes.ts'
 import { bodyLimits } from './lib/body-limit.ts'
@@ -42,6 +44,7 @@ export type AppServices = {
 	auth: Auth
 	workspaces: Workspaces
 	forms: Forms
+	charts: Charts
 	/** Set while shutting down: /readyz answers 503 so load balancers stop sending traffic. */
 	state: { isDraining: boolean }
 }
@@ -104,7 +107,8 @@ export function createServices(options: {
 		settings: config.forms,
 		workspaces,
 	})
-	return { config, database, log, jobs, storage, auth, workspaces, forms, state: { isDraining: false } }
+	const charts = createCharts({ db: database.db, log, publicUrl: config.publicUrl })
+	return { config, database, log, jobs, storage, auth, workspaces, forms, charts, state: { isDraining: false } }
 }
 
 export function createApp(services: AppServices) {
@@ -167,9 +171,9 @@ export function createApp(services: AppServices) {
 			return apiHeaders(c, next)
 		}
 		await pageHeaders(c, next)
-		// A published form's page may be embedded anywhere (iframe or popup snippets); every other
-		// page of ours, including a form that is not published, refuses to be framed.
-		if (publicFormPage.test(path) && c.res.status === 200) {
+		// A published form's or chart's page may be embedded anywhere (iframe or popup snippets,
+		// Notion's /embed block); every other page of ours, including one not published, refuses to be framed.
+		if ((publicFormPage.test(path) || publicChartPage.test(path)) && c.res.status === 200) {
 			const csp = c.res.headers.get('content-security-policy') ?? ''
 			c.res.headers.set('content-security-policy', csp.replace("frame-ancestors 'none'", 'frame-ancestors *'))
 			c.res.headers.delete('x-frame-options')
@@ -228,6 +232,7 @@ export function createApp(services: AppServices) {
 			webhookQueues: services.forms.webhookQueues,
 		}),
 	)
+	app.route('/', createChartRoutes({ auth, charts: services.charts.deps }))
 
 	app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' })
 	app.doc31('/api/openapi.json', {
@@ -248,7 +253,11 @@ export function createApp(services: AppServices) {
 			sessionRefreshIntervalSeconds: config.sessionRefreshIntervalSeconds,
 			isNotionSignInEnabled: auth.isNotionSignInEnabled,
 		},
-		[{ path: '/forms/:id', template: 'form.html', render: services.forms.renderPage }],
+		[
+			{ path: '/forms/:id', template: 'form.html', render: services.forms.renderPage },
+			{ path: '/charts/:id', template: 'chart.html', render: services.charts.renderPage },
+			{ path: '/charts/dashboards/:id', template: 'chart.html', render: services.charts.renderDashboard },
+		],
 	)
 
 	app.notFound((c) => {
@@ -286,6 +295,8 @@ function isApiPath(path: string): boolean {
 
 /** The public page of a form (`/forms/{id or slug}`), not the builder's pages under it. */
 const publicFormPage = /^\/forms\/[^/]+$/
+/** The public page of a chart (`/charts/{id}`) or dashboard, not their builders (`…/edit`). */
+const publicChartPage = /^\/charts\/(dashboards\/)?[^/]+$/
 
 function toAppError(error: unknown): AppError {
 	if (error instanceof AppError) {

@@ -173,7 +173,7 @@ export async function publicDashboard(
 		// The tile's title is the page's, above the drawing: the drawing takes the rest of the tile.
 		const height = Math.max(120, tile.h * dashboardRowHeight - 48)
 		// The dashboard's embed settings win over each chart's own: one look for the whole page.
-		const chart = row ? await publicChartOf(deps, row, { theme, width, height }) : null
+		const chart = row ? await publicChartOf(deps, row, { theme, width, height, isTile: true }) : null
 		tiles.push({
 			...tile,
 			chart: chart ? { ...chart, embed: { ...chart.embed, ...embed, allowDownloads: false } } : null,

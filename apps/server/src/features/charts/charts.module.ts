@@ -2,6 +2,8 @@ import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
 import type { Context } from 'hono'
 import { AppError } from '#src/lib/errors.ts'
 import type { PageRender } from '#src/lib/page-render.ts'
+import { renderDashboardPage } from './charts.dashboards.page.ts'
+import { publicDashboard } from './charts.dashboards.ts'
 import type { ChartsDeps } from './charts.deps.ts'
 import { renderChartPage } from './charts.page.ts'
 import { findPublicChart, publicChartOf } from './charts.public.ts'
@@ -55,7 +57,35 @@ export function createCharts(options: Omit<ChartsDeps, 'now'> & { now?: () => Da
 		}
 	}
 
-	return { deps, renderPage }
+	/** /charts/dashboards/{id}: every tile drawn into the HTML, as for a chart. */
+	async function renderDashboard(c: Context): Promise<PageRender> {
+		const id = c.req.param('id') ?? ''
+		const query = new URL(c.req.url).searchParams
+		const askedTheme = query.get('theme')
+		const asked = askedTheme === 'light' || askedTheme === 'dark' || askedTheme === 'auto' ? askedTheme : undefined
+		const pageUrl = `${deps.publicUrl}/charts/dashboards/${encodeURIComponent(id)}`
+		try {
+			const dashboard = await publicDashboard(deps, id, asked ? { theme: asked } : {})
+			const theme = asked ?? dashboard.embed.theme
+			const transparentParam = query.get('transparent')
+			const transparent = transparentParam === null ? dashboard.embed.transparent : transparentParam !== '0'
+			const dark = theme === 'auto' ? await publicDashboard(deps, id, { theme: 'dark' }) : null
+			return renderDashboardPage({
+				dashboard,
+				darkSvgs: dashboard.tiles.map((_, index) => dark?.tiles[index]?.chart?.svg ?? null),
+				theme,
+				transparent,
+				pageUrl,
+			})
+		} catch (error) {
+			if (!(error instanceof AppError)) {
+				throw error
+			}
+			return renderDashboardPage({ dashboard: null, darkSvgs: [], theme: asked ?? 'auto', transparent: true, pageUrl })
+		}
+	}
+
+	return { deps, renderPage, renderDashboard }
 }
 
 export type Charts = ReturnType<typeof createCharts>

@@ -44,11 +44,11 @@ type ChartPageData = {
 	updatedAt: string
 }
 
-function escapeText(value: string): string {
+export function escapeText(value: string): string {
 	return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
 }
 
-function escapeAttribute(value: string): string {
+export function escapeAttribute(value: string): string {
 	return escapeText(value).replaceAll('"', '&quot;').replaceAll("'", '&#39;')
 }
 
@@ -80,15 +80,20 @@ function colorScheme(theme: ChartPageTheme): string {
 	return theme === 'auto' ? 'light dark' : theme
 }
 
-function headOf(input: ChartPageInput): string {
-	const { chart } = input
-	const common = [
-		`<meta name="color-scheme" content="${colorScheme(input.theme)}" />`,
+/** Head tags every chart or dashboard page has: colour scheme, no indexing, icon, styles. */
+export function commonHead(theme: ChartPageTheme): string[] {
+	return [
+		`<meta name="color-scheme" content="${colorScheme(theme)}" />`,
 		// A chart's figures come from someone's database: shared by link, not for search engines.
 		'<meta name="robots" content="noindex" />',
 		'<link rel="icon" type="image/svg+xml" href="/favicon.svg" />',
 		`<style>${pageCss}</style>`,
 	]
+}
+
+function headOf(input: ChartPageInput): string {
+	const { chart } = input
+	const common = commonHead(input.theme)
 	if (!chart) {
 		return ['<title>Chart not available</title>', ...common].join('')
 	}
@@ -144,7 +149,8 @@ function figuresTable(chart: Pick<PublicChart, 'figures' | 'display'>): string {
 	return `<div class="bs-chart-table"><table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>`
 }
 
-function drawingOf(input: ChartPageInput, chart: PublicChart): string {
+/** The chart as the page shows it: its drawing (both, for auto), its table, or its problems. `prefix` keeps several drawings' ids apart. */
+export function drawingOf(input: Pick<ChartPageInput, 'theme' | 'darkSvg'>, chart: PublicChart, prefix = ''): string {
 	if (chart.figures.problems.length > 0) {
 		return problemsOf(chart.figures)
 	}
@@ -156,7 +162,7 @@ function drawingOf(input: ChartPageInput, chart: PublicChart): string {
 	}
 	const label = escapeAttribute(chart.display.title || chart.name)
 	const figure = (svg: string, variant: 'light' | 'dark' | 'only') =>
-		`<div class="bs-chart-svg" data-variant="${variant}" role="img" aria-label="${label}">${scopeSvgIds(svg, `bs${variant[0]}`)}</div>`
+		`<div class="bs-chart-svg" data-variant="${variant}" role="img" aria-label="${label}">${scopeSvgIds(svg, `${prefix}bs${variant[0]}`)}</div>`
 	if (input.theme === 'auto' && input.darkSvg) {
 		return figure(chart.svg, 'light') + figure(input.darkSvg, 'dark')
 	}
@@ -282,5 +288,12 @@ const pageCss = [
 	`.bs-chart-unavailable{align-items:center;justify-content:center;text-align:center;color:var(--bs-muted)}`,
 	`.bs-chart-unavailable p{margin:0}`,
 	`.bs-chart-unavailable-title{color:var(--bs-text);font-weight:600}`,
+	`.bs-dashboard-grid{display:grid;grid-template-columns:repeat(12,minmax(0,1fr));grid-auto-rows:40px;gap:0 12px}`,
+	`.bs-tile{min-width:0;overflow:hidden;display:flex;flex-direction:column;padding-bottom:8px}`,
+	`.bs-tile h2{font-size:13px;font-weight:600;margin:0 0 4px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}`,
+	`.bs-tile .bs-chart-body{min-height:0;overflow:hidden}`,
+	`.bs-tile .bs-chart-svg svg{height:100%;max-height:100%}`,
+	`.bs-dashboard-description{color:var(--bs-muted);margin:-4px 0 12px}`,
+	`@media (max-width:640px){.bs-dashboard-grid{grid-template-columns:1fr}.bs-tile{grid-column:1/-1!important}}`,
 	`.bs-tip{position:fixed;z-index:10;pointer-events:none;max-width:260px;padding:6px 8px;border-radius:6px;background:var(--bs-tip);color:var(--bs-text);box-shadow:var(--bs-shadow);font-size:12px;white-space:pre-line}`,
 ].join('')

@@ -151,6 +151,8 @@ type PublicQuery = {
 	width?: number | undefined
 	/** A dashboard tile's height instead of the chart's own. */
 	height?: number | undefined
+	/** A dashboard tile names its chart above the drawing. */
+	isTile?: boolean | undefined
 }
 
 export async function publicChart(deps: ChartsDeps, tool: WorkspaceTool, id: string, query: PublicQuery) {
@@ -166,7 +168,13 @@ export async function publicChartOf(
 	const config = configOf(chart.config)
 	const embed = chartEmbedSchema.parse(chart.embed)
 	const figures = await chartFiguresOf(deps, chart, database, config)
-	const drawn = query.height ? { ...config, display: { ...config.display, height: query.height } } : config
+	// The embed may leave the title out (Notion shows its own caption); a dashboard tile sets its height.
+	const display = {
+		...config.display,
+		title: embed.showTitle && !query.isTile ? config.display.title : null,
+		height: query.height ?? config.display.height,
+	}
+	const drawn = { ...config, display }
 	const svg = await drawFor(drawn, figures, query.width ?? 800, themeFor(query.theme, embed.theme), embed.transparent)
 	return {
 		id: chart.id,

@@ -42,6 +42,17 @@ export function readPageData(doc: Document): ChartPageData | null {
 	}
 }
 
+/** A dashboard page's tiles, in order; null for a tile whose chart was removed. */
+export function readDashboardTiles(doc: Document): (ChartPageData | null)[] {
+	const text = doc.getElementById('blocksmith-page')?.textContent
+	try {
+		const parsed = text ? (JSON.parse(text) as { dashboard?: { tiles?: (ChartPageData | null)[] } }) : null
+		return parsed?.dashboard?.tiles ?? []
+	} catch {
+		return []
+	}
+}
+
 // ---- tooltips -----------------------------------------------------------------------------
 
 const tipSelector = '[ecmeta_tip]'
