@@ -1,40 +1,33 @@
-import {
-	type Aggregation,
-	type ChartConfig,
-	type ChartFigures,
-	type ChartSeries,
-	type DateBucket,
-	type FigureSeries,
-	maxScatterPoints,
-	type SeriesCompare,
+import type {
+	Aggregation,
+	ChartConfig,
+	ChartFigures,
+	DateBucket,
+	FigureSeries,
+	SeriesCompare,
 } from '@blocksmith/contracts/charts.ts'
 import type { Property } from '@blocksmith/contracts/workspaces.ts'
-import { type SQL, sql } from 'drizzle-orm'
 import type { Db } from '#src/db/client.ts'
-import { filtersSql } from '#src/workspaces/rows.query.ts'
-import { workspaceRows } from '#src/workspaces/workspaces.schema.ts'
 import {
 	addBuckets,
 	bucketLabel,
 	bucketsBetween,
 	bucketsOfWindow,
 	bucketYearBefore,
-	type DayWindow,
-	dayIn,
-	previousLabel,
 	previousWindow,
-	rangeLabel,
-	relativeWindow,
 } from './charts.dates.ts'
-import { type AggregateGroup, aggregate, type Grouping, sampleType, scatterPoints } from './charts.figures-sql.ts'
 import {
-	type ChartField,
-	daySql,
-	fieldOf,
-	type GroupingOptions,
-	kindOfSample,
-	sampleKindSql,
-} from './charts.figures-values.ts'
+	compareNames,
+	emptyValue,
+	fieldIn,
+	measuresOf,
+	type Plan,
+	planOf,
+	seriesName,
+	windowConditions,
+} from './charts.figures-plan.ts'
+import { type AggregateGroup, aggregate, type Grouping } from './charts.figures-sql.ts'
+import type { ChartField, GroupingOptions } from './charts.figures-values.ts'
 import {
 	applyTransforms,
 	byKey,
@@ -48,52 +41,13 @@ import {
 	sortCategories,
 } from './charts.transforms.ts'
 
-// From a configuration to figures: plan the groupings, run the aggregation(s) in the database,
-// then shape the groups into categories and series (empty buckets, order, limit, comparisons,
-// transforms). The configuration is assumed valid (validateChartConfig); a reference that no
-// longer resolves is a programming error here.
+// Bar, line, area, pie and table figures: x groups (date buckets, ranges, values) by series,
+// each series possibly broken down by a second property. One aggregation in the database, then
+// the groups are shaped here: empty buckets filled, categories ordered and limited, comparison
+// series added, transforms applied.
 
 /** Zero-filled buckets or ranges beyond this many are not made up: only groups with rows show. */
 const maxFilled = 1000
-
-type Plan = {
-	db: Db
-	config: ChartConfig
-	zone: string
-	conditions: SQL[]
-	window: DayWindow | null
-	windowField: ChartField | null
-	fields: Map<string, ChartField>
-}
-
-/** The value of a group with no rows: nothing counted is 0, nothing averaged is no value. */
-function emptyValue(aggregation: Aggregation): number | null {
-	return aggregation === 'count' || aggregation === 'count_distinct' || aggregation === 'sum' ? 0 : null
-}
-
-const aggregationNames: Record<Exclude<Aggregation, 'count'>, string> = {
-	count_distinct: 'Distinct',
-	sum: 'Sum of',
-	average: 'Average of',
-	median: 'Median of',
-	min: 'Min of',
-	max: 'Max of',
-}
-
-function seriesName(series: ChartSeries, field: ChartField | null): string {
-	if (series.label) {
-		return series.label
-	}
-	if (series.aggregation === 'count' || !field) {
-		return 'Count'
-	}
-	return `${aggregationNames[series.aggregation]} ${field.name}`
-}
-
-const compareNames: Record<Exclude<SeriesCompare, 'none'>, string> = {
-	previous_period: 'previous period',
-	previous_year: 'previous year',
-}
 
 const numberLabel = new Intl.NumberFormat('en-US', { maximumFractionDigits: 10 })
 
@@ -135,63 +89,6 @@ function naturalOrder(field: ChartField): Order {
 		default:
 			return byText
 	}
-}
-
-async function planOf(db: Db, database: { id: string; properties: Property[] }, config: ChartConfig, now: Date) {
-	const refs = [
-		config.x?.property,
-		config.breakdown?.property,
-		config.dateRange?.property,
-		...config.series.map((series) => series.property),
-	].filter((ref): ref is string => typeof ref === 'string')
-	const fields = new Map<string, ChartField>()
-	for (const ref of new Set(refs)) {
-		const field = fieldOf(database.properties, ref)
-		if (!field) {
-			throw new Error(`chart refers to ${ref}, which is not a chartable property (validate first)`)
-		}
-		// A formula's schema does not say what it computes: its values do.
-		if (field.kind === 'unknown') {
-			const type = await sampleType(db, sampleKindSql(field, database.id))
-			field.kind = type ? kindOfSample(type) : 'unknown'
-		}
-		fields.set(ref, field)
-	}
-	const zone = config.timeZone
-	const range = config.dateRange
-	const window = range ? relativeWindow(range.range, dayIn(now, zone), config.weekStart) : null
-	return {
-		db,
-		config,
-		zone,
-		conditions: [
-			sql`${workspaceRows.databaseId} = ${database.id}`,
-			...filtersSql(database.properties, config.filters, undefined),
-		],
-		window,
-		windowField: range && window ? (fields.get(range.property) ?? null) : null,
-		fields,
-	} satisfies Plan
-}
-
-function fieldIn(plan: Plan, ref: string | null | undefined): ChartField | null {
-	return ref ? (plan.fields.get(ref) ?? null) : null
-}
-
-/** Rows whose date (on the range's property) falls in the window's days. */
-function windowConditions(plan: Plan, window: DayWindow | null): SQL[] {
-	if (!window || !plan.windowField) {
-		return []
-	}
-	const day = daySql(plan.windowField, plan.zone)
-	return [sql`${day} >= ${window.start}::date`, sql`${day} < ${window.end}::date`]
-}
-
-function measuresOf(plan: Plan) {
-	return plan.config.series.map((series) => ({
-		aggregation: series.aggregation,
-		field: series.aggregation === 'count' ? null : fieldIn(plan, series.property),
-	}))
 }
 
 /** values by x key (emptyKey for no value), summed over breakdown groups is not done here. */
@@ -455,111 +352,4 @@ async function comparisons(
 			},
 		]
 	})
-}
-
-/** type `number`: the first series over every row that passes, and the same over the previous window. */
-export async function computeKpiFigures(
-	db: Db,
-	database: { id: string; properties: Property[] },
-	config: ChartConfig,
-	now: Date,
-): Promise<ChartFigures> {
-	const plan = await planOf(db, database, config, now)
-	const [series] = config.series
-	const [measure] = measuresOf(plan)
-	if (!series || !measure) {
-		throw new Error('a chart has at least one series')
-	}
-	const current = await aggregate(db, {
-		conditions: [...plan.conditions, ...windowConditions(plan, plan.window)],
-		x: null,
-		breakdown: null,
-		series: [measure],
-		zone: plan.zone,
-	})
-	const value = current.groups[0]?.values[0] ?? emptyValue(series.aggregation)
-	let previous: number | null = null
-	let previousName: string | null = null
-	const range = config.dateRange
-	if (series.compare !== 'none' && plan.window && range) {
-		const window = previousWindow(range.range, plan.window, series.compare)
-		const before = await aggregate(db, {
-			conditions: [...plan.conditions, ...windowConditions(plan, window)],
-			x: null,
-			breakdown: null,
-			series: [measure],
-			zone: plan.zone,
-		})
-		previous = before.groups[0]?.values[0] ?? emptyValue(series.aggregation)
-		previousName = previousLabel(range.range, series.compare)
-	}
-	const change = value === null || previous === null || previous === 0 ? null : (value - previous) / Math.abs(previous)
-	const currentLabel = range ? rangeLabel(range.range) : 'All time'
-	const name = seriesName(series, measure.field)
-	const figures: FigureSeries[] = [
-		{ key: series.id, name, seriesId: series.id, group: null, isOther: false, isComparison: false, values: [value] },
-	]
-	if (previousName !== null && series.compare !== 'none') {
-		figures.push({
-			key: `${series.id}:compare`,
-			name: `${name} (${compareNames[series.compare]})`,
-			seriesId: series.id,
-			group: null,
-			isOther: false,
-			isComparison: true,
-			values: [previous],
-		})
-	}
-	return {
-		type: config.type,
-		xKind: 'none',
-		categories: [{ key: 'all', label: currentLabel }],
-		series: figures,
-		kpi: { value, previous, change, currentLabel, previousLabel: previousName },
-		rowCount: current.rowCount,
-		isTruncated: false,
-		problems: [],
-		computedAt: now.toISOString(),
-	}
-}
-
-/** type `scatter`: a point per row, x the x property (dates as epoch ms), y the first series' property. */
-export async function computeScatterFigures(
-	db: Db,
-	database: { id: string; properties: Property[] },
-	config: ChartConfig,
-	now: Date,
-): Promise<ChartFigures> {
-	const plan = await planOf(db, database, config, now)
-	const xField = fieldIn(plan, config.x?.property)
-	const yField = fieldIn(plan, config.series[0]?.property)
-	if (!xField || !yField) {
-		throw new Error('a scatter chart has an x and a y property (validate first)')
-	}
-	const groupField = fieldIn(plan, config.breakdown?.property)
-	const options: GroupingOptions = {
-		zone: plan.zone,
-		bucket: config.x?.bucket ?? 'month',
-		weekStart: config.weekStart,
-		rangeSize: null,
-	}
-	const result = await scatterPoints(db, {
-		conditions: [...plan.conditions, ...windowConditions(plan, plan.window)],
-		x: xField,
-		y: yField,
-		group: groupField ? { field: groupField, options } : null,
-		zone: plan.zone,
-		limit: maxScatterPoints,
-	})
-	return {
-		type: config.type,
-		xKind: xField.kind === 'date' ? 'date' : 'none',
-		categories: [],
-		series: [],
-		points: result.points,
-		rowCount: result.rowCount,
-		isTruncated: result.isTruncated,
-		problems: [],
-		computedAt: now.toISOString(),
-	}
 }

@@ -1,13 +1,30 @@
-import type { ChartConfig, ChartFigures } from '@blocksmith/contracts/charts.ts'
+import {
+	type ChartConfig,
+	type ChartFigures,
+	type FigureSeries,
+	maxScatterPoints,
+} from '@blocksmith/contracts/charts.ts'
 import type { Property } from '@blocksmith/contracts/workspaces.ts'
 import type { Db } from '#src/db/client.ts'
-import { computeGroupedFigures, computeKpiFigures, computeScatterFigures } from './charts.figures-compute.ts'
-import { inSnapshot } from './charts.figures-sql.ts'
+import { previousLabel, previousWindow, rangeLabel } from './charts.dates.ts'
+import { computeGroupedFigures } from './charts.figures-compute.ts'
+import {
+	compareNames,
+	emptyValue,
+	fieldIn,
+	measuresOf,
+	planOf,
+	seriesName,
+	windowConditions,
+} from './charts.figures-plan.ts'
+import { aggregate, inSnapshot, scatterPoints } from './charts.figures-sql.ts'
+import type { GroupingOptions } from './charts.figures-values.ts'
 
 // The figures engine's entry: a chart configuration becomes figures computed in the database
 // from the mirror (never by loading rows into Node). Parts: charts.figures-values.ts reads a
 // property (the one place that knows the JSONB shapes), charts.figures-sql.ts builds and runs
-// the statements, charts.figures-compute.ts shapes groups into figures, charts.transforms.ts
+// the statements, charts.figures-plan.ts resolves a configuration against its database,
+// charts.figures-compute.ts shapes groups into figures, charts.transforms.ts
 // orders and transforms them, charts.figures-checks.ts says what no longer fits the database.
 
 export { validateChartConfig } from './charts.figures-checks.ts'
@@ -33,4 +50,111 @@ export function computeFigures(
 				return computeGroupedFigures(snapshot, database, config, options.now)
 		}
 	})
+}
+
+/** type `number`: the first series over every row that passes, and the same over the previous window. */
+async function computeKpiFigures(
+	db: Db,
+	database: { id: string; properties: Property[] },
+	config: ChartConfig,
+	now: Date,
+): Promise<ChartFigures> {
+	const plan = await planOf(db, database, config, now)
+	const [series] = config.series
+	const [measure] = measuresOf(plan)
+	if (!series || !measure) {
+		throw new Error('a chart has at least one series')
+	}
+	const current = await aggregate(db, {
+		conditions: [...plan.conditions, ...windowConditions(plan, plan.window)],
+		x: null,
+		breakdown: null,
+		series: [measure],
+		zone: plan.zone,
+	})
+	const value = current.groups[0]?.values[0] ?? emptyValue(series.aggregation)
+	let previous: number | null = null
+	let previousName: string | null = null
+	const range = config.dateRange
+	if (series.compare !== 'none' && plan.window && range) {
+		const window = previousWindow(range.range, plan.window, series.compare)
+		const before = await aggregate(db, {
+			conditions: [...plan.conditions, ...windowConditions(plan, window)],
+			x: null,
+			breakdown: null,
+			series: [measure],
+			zone: plan.zone,
+		})
+		previous = before.groups[0]?.values[0] ?? emptyValue(series.aggregation)
+		previousName = previousLabel(range.range, series.compare)
+	}
+	const change = value === null || previous === null || previous === 0 ? null : (value - previous) / Math.abs(previous)
+	const currentLabel = range ? rangeLabel(range.range) : 'All time'
+	const name = seriesName(series, measure.field)
+	const figures: FigureSeries[] = [
+		{ key: series.id, name, seriesId: series.id, group: null, isOther: false, isComparison: false, values: [value] },
+	]
+	if (previousName !== null && series.compare !== 'none') {
+		figures.push({
+			key: `${series.id}:compare`,
+			name: `${name} (${compareNames[series.compare]})`,
+			seriesId: series.id,
+			group: null,
+			isOther: false,
+			isComparison: true,
+			values: [previous],
+		})
+	}
+	return {
+		type: config.type,
+		xKind: 'none',
+		categories: [{ key: 'all', label: currentLabel }],
+		series: figures,
+		kpi: { value, previous, change, currentLabel, previousLabel: previousName },
+		rowCount: current.rowCount,
+		isTruncated: false,
+		problems: [],
+		computedAt: now.toISOString(),
+	}
+}
+
+/** type `scatter`: a point per row, x the x property (dates as epoch ms), y the first series' property. */
+async function computeScatterFigures(
+	db: Db,
+	database: { id: string; properties: Property[] },
+	config: ChartConfig,
+	now: Date,
+): Promise<ChartFigures> {
+	const plan = await planOf(db, database, config, now)
+	const xField = fieldIn(plan, config.x?.property)
+	const yField = fieldIn(plan, config.series[0]?.property)
+	if (!xField || !yField) {
+		throw new Error('a scatter chart has an x and a y property (validate first)')
+	}
+	const groupField = fieldIn(plan, config.breakdown?.property)
+	const options: GroupingOptions = {
+		zone: plan.zone,
+		bucket: config.x?.bucket ?? 'month',
+		weekStart: config.weekStart,
+		rangeSize: null,
+	}
+	const result = await scatterPoints(db, {
+		conditions: [...plan.conditions, ...windowConditions(plan, plan.window)],
+		x: xField,
+		y: yField,
+		group: groupField ? { field: groupField, options } : null,
+		zone: plan.zone,
+		limit: maxScatterPoints,
+	})
+	return {
+		type: config.type,
+		xKind: xField.kind === 'date' ? 'date' : 'none',
+		categories: [],
+		series: [],
+		points: result.points,
+		rowCount: result.rowCount,
+		isTruncated: result.isTruncated,
+		problems: [],
+		computedAt: now.toISOString(),
+	}
 }
