@@ -100,7 +100,7 @@ export function sampleKindSql(field: ChartField, databaseId: string): SQL {
 		select s.t as "type" from (
 			select case when jsonb_typeof(${raw}) = 'object' and ${raw} ? 'start' then 'date' else jsonb_typeof(${raw}) end as t
 			from ${workspaceRows}
-			where ${workspaceRows.databaseId} = ${databaseId} and jsonb_typeof(${raw}) is distinct from 'null'
+			where ${workspaceRows.databaseId} = ${databaseId} and jsonb_typeof(${raw}) <> 'null'
 			limit 200
 		) as s
 		group by s.t order by count(*) desc, s.t limit 1`

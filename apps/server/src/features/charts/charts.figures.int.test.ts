@@ -39,6 +39,7 @@ const properties: Property[] = [
 	{ id: 'when', name: 'When', type: 'date' },
 	{ id: 'tags', name: 'Tags', type: 'multi_select', options: options(['x', 'y']) },
 	{ id: 'done', name: 'Done', type: 'checkbox' },
+	{ id: 'score', name: 'Score', type: 'formula' },
 ]
 
 type RowInput = { values: Record<string, unknown>; created?: string }
@@ -125,6 +126,20 @@ describe('numbers', () => {
 			{ key: '__empty__', label: '(Empty)' },
 		])
 		expect(valuesOf(figures, 's1')).toEqual([1, 2, 0, 0, 0, 1, 1])
+	})
+	test('a formula without a result type is read as what its values are, even when most rows have none', async () => {
+		const database = await databaseWith([
+			{ values: { score: 3 } },
+			{ values: { score: 14 } },
+			{ values: {} },
+			{ values: {} },
+			{ values: { score: null } },
+		])
+		const figures = await figuresOf(database, { x: { property: 'score', rangeSize: 10, hideEmpty: true } })
+		expect(figures.categories).toEqual([
+			{ key: '0', label: '0–10' },
+			{ key: '10', label: '10–20' },
+		])
 	})
 })
 
@@ -398,6 +413,22 @@ describe('comparisons', () => {
 		// Hidden months still count as the month before: December 2025 had nothing.
 		expect(valuesOf(figures, 'p:compare')).toEqual([0, 0, 2])
 		expect(valuesOf(figures, 'y:compare')).toEqual([0, 0, 1])
+	})
+
+	test('with a breakdown, a comparison is of the series total', async () => {
+		const database = await databaseWith([
+			{ values: { when: day('2026-04-02'), kind: 'Mid' } },
+			{ values: { when: day('2026-03-02'), kind: 'Mid' } },
+			{ values: { when: day('2026-03-03'), kind: 'Alpha' } },
+		])
+		const figures = await figuresOf(database, {
+			x: { property: 'when', bucket: 'month' },
+			series: [{ id: 's', compare: 'previous_period' }],
+			breakdown: { property: 'kind' },
+			dateRange: { property: 'when', range: 'last_month' },
+		})
+		expect(figures.series.map((series) => series.key)).toEqual(['s:Mid', 's:compare'])
+		expect(valuesOf(figures, 's:compare')).toEqual([2])
 	})
 })
 
