@@ -9,15 +9,6 @@ export type WeekStart = 'monday' | 'sunday'
 /** Days from `start` (included) to `end` (excluded). */
 export type DayWindow = { start: string; end: string }
 
-export function isTimeZone(zone: string): boolean {
-	try {
-		new Intl.DateTimeFormat('en', { timeZone: zone })
-		return true
-	} catch {
-		return false
-	}
-}
-
 /** The calendar day of `at` in `timeZone`. */
 export function dayIn(at: Date, timeZone: string): string {
 	return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at)
@@ -31,7 +22,7 @@ function toDay(date: Date): string {
 	return date.toISOString().slice(0, 10)
 }
 
-export function addDays(day: string, days: number): string {
+function addDays(day: string, days: number): string {
 	const date = toDate(day)
 	date.setUTCDate(date.getUTCDate() + days)
 	return toDay(date)
@@ -46,7 +37,7 @@ export function addMonths(day: string, months: number): string {
 	return toDay(target)
 }
 
-export function daysBetween(start: string, end: string): number {
+function daysBetween(start: string, end: string): number {
 	return Math.round((toDate(end).getTime() - toDate(start).getTime()) / 86_400_000)
 }
 

@@ -15,7 +15,7 @@ import type { ChartRecord, DatabaseRecord } from './charts.service.ts'
 // runs no aggregation. Drawings are kept in memory for the figures they were drawn from.
 
 /** Figures that say what is wrong instead of showing numbers. */
-export function problemFigures(type: ChartType, problems: ChartProblem[], now: Date): ChartFigures {
+function problemFigures(type: ChartType, problems: ChartProblem[], now: Date): ChartFigures {
 	return {
 		type,
 		xKind: 'none',

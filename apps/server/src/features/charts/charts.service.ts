@@ -23,7 +23,7 @@ import { charts } from './charts.schema.ts'
 export type ChartRecord = typeof charts.$inferSelect
 export type DatabaseRecord = typeof workspaceDatabases.$inferSelect
 
-export function toChart(record: ChartRecord, database: DatabaseRecord | null): Chart {
+function toChart(record: ChartRecord, database: DatabaseRecord | null): Chart {
 	return {
 		id: record.id,
 		name: record.name,
@@ -52,7 +52,7 @@ const isDate = (property: Property) => property.type === 'date'
  * A new chart's first settings: rows counted by the first select or status (what most
  * databases are grouped by), else by month of the first date, else by month of creation.
  */
-export function defaultConfig(properties: Property[], timeZone = 'UTC'): ChartConfig {
+function defaultConfig(properties: Property[], timeZone = 'UTC'): ChartConfig {
 	const category = properties.find(isCategory)
 	const date = properties.find(isDate)
 	const x = category
@@ -62,7 +62,7 @@ export function defaultConfig(properties: Property[], timeZone = 'UTC'): ChartCo
 }
 
 /** Problems found in settings being saved: a 400 naming each field (under `config.`). */
-export function refuseProblems(problems: ChartProblem[]): void {
+function refuseProblems(problems: ChartProblem[]): void {
 	if (problems.length > 0) {
 		throw new AppError('VALIDATION_FAILED', {
 			errors: problems.map((problem) => ({ field: `config.${problem.field}`, message: problem.message })),
