@@ -133,6 +133,7 @@ describe('numbers', () => {
 			{ values: { score: 14 } },
 			{ values: {} },
 			{ values: {} },
+			{ values: {} },
 			{ values: { score: null } },
 		])
 		const figures = await figuresOf(database, { x: { property: 'score', rangeSize: 10, hideEmpty: true } })
