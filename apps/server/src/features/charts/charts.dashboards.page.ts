@@ -21,7 +21,8 @@ export type DashboardPageInput = {
 }
 
 function tileOf(input: DashboardPageInput, tile: PublicDashboard['tiles'][number], index: number): string {
-	const place = `grid-column:${tile.x + 1} / span ${tile.w};grid-row:${tile.y + 1} / span ${tile.h}`
+	// --bs-rows keeps the tile's height in the one column of a phone, where its row is not kept.
+	const place = `grid-column:${tile.x + 1} / span ${tile.w};grid-row:${tile.y + 1} / span ${tile.h};--bs-rows:${tile.h}`
 	if (!tile.chart) {
 		return `<section class="bs-tile" style="${place}"><p class="bs-chart-empty">This chart was removed.</p></section>`
 	}
@@ -62,7 +63,13 @@ export function renderDashboardPage(input: DashboardPageInput): PageRender {
 	const footer = updated
 		? `<footer class="bs-chart-meta"><span>Updated <time datetime="${escapeAttribute(updated)}">${escapeText(formatUpdatedAgo(updated, input.now ?? new Date()))}</time></span></footer>`
 		: ''
-	const tiles = dashboard.tiles.map((tile, index) => tileOf(input, tile, index)).join('')
+	// In reading order (row by row, left to right), as a screen reader, the tab key and the one
+	// column of a phone take them; each keeps its index into the script's data and dark drawings.
+	const tiles = dashboard.tiles
+		.map((tile, index) => ({ tile, index }))
+		.sort((left, right) => left.tile.y - right.tile.y || left.tile.x - right.tile.x)
+		.map(({ tile, index }) => tileOf(input, tile, index))
+		.join('')
 	const body = `<main class="${classes}">${heading}${description}<div class="bs-dashboard-grid">${tiles}</div>${footer}</main>`
 	// Each tile's script data: tooltips and legend toggles, nothing refreshed per tile.
 	const data = {

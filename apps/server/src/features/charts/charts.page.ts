@@ -294,6 +294,6 @@ const pageCss = [
 	`.bs-tile .bs-chart-body{min-height:0;overflow:hidden}`,
 	`.bs-tile .bs-chart-svg svg{height:100%;max-height:100%}`,
 	`.bs-dashboard-description{color:var(--bs-muted);margin:-4px 0 12px}`,
-	`@media (max-width:640px){.bs-dashboard-grid{grid-template-columns:1fr}.bs-tile{grid-column:1/-1!important}}`,
+	`@media (max-width:640px){.bs-dashboard-grid{grid-template-columns:1fr}.bs-tile{grid-column:1/-1!important;grid-row:auto/span var(--bs-rows)!important}}`,
 	`.bs-tip{position:fixed;z-index:10;pointer-events:none;max-width:260px;padding:6px 8px;border-radius:6px;background:var(--bs-tip);color:var(--bs-text);box-shadow:var(--bs-shadow);font-size:12px;white-space:pre-line}`,
 ].join('')
