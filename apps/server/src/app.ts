@@ -107,7 +107,7 @@ export function createServices(options: {
 		settings: config.forms,
 		workspaces,
 	})
-	const charts = createCharts({ db: database.db, log, publicUrl: config.publicUrl })
+	const charts = createCharts({ db: database.db, jobs, log, publicUrl: config.publicUrl })
 	return { config, database, log, jobs, storage, auth, workspaces, forms, charts, state: { isDraining: false } }
 }
 

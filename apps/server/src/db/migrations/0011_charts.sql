@@ -18,6 +18,14 @@ CREATE TABLE "chart_figures" (
 	"computed_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "chart_projections" (
+	"database_id" text PRIMARY KEY NOT NULL,
+	"table_name" text NOT NULL,
+	"rows_version" bigint NOT NULL,
+	"columns" jsonb NOT NULL,
+	"built_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "charts" (
 	"id" text PRIMARY KEY NOT NULL,
 	"organization_id" text NOT NULL,
@@ -36,6 +44,7 @@ ALTER TABLE "workspace_databases" ADD COLUMN "rows_version" bigint DEFAULT 0 NOT
 ALTER TABLE "chart_dashboards" ADD CONSTRAINT "chart_dashboards_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "chart_dashboards" ADD CONSTRAINT "chart_dashboards_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "chart_figures" ADD CONSTRAINT "chart_figures_chart_id_charts_id_fk" FOREIGN KEY ("chart_id") REFERENCES "public"."charts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "chart_projections" ADD CONSTRAINT "chart_projections_database_id_workspace_databases_id_fk" FOREIGN KEY ("database_id") REFERENCES "public"."workspace_databases"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "charts" ADD CONSTRAINT "charts_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "charts" ADD CONSTRAINT "charts_database_id_workspace_databases_id_fk" FOREIGN KEY ("database_id") REFERENCES "public"."workspace_databases"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "charts" ADD CONSTRAINT "charts_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

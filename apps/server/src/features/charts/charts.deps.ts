@@ -9,6 +9,8 @@ export type ChartsDeps = {
 	publicUrl: string
 	/** The clock figures are computed against (relative date ranges, "today"); tests set it. */
 	now: () => Date
+	/** Asks for a database's typed projection to be (re)built, soon and once for a burst of asks. */
+	requestProjection: (databaseId: string) => void
 }
 
 /** A member working in one organization, with their role there. */

@@ -22,6 +22,7 @@ import {
 	fieldIn,
 	measuresOf,
 	type Plan,
+	type ProjectionRead,
 	planOf,
 	seriesName,
 	windowConditions,
@@ -101,8 +102,9 @@ export async function computeGroupedFigures(
 	database: { id: string; properties: Property[] },
 	config: ChartConfig,
 	now: Date,
+	read: ProjectionRead,
 ): Promise<ChartFigures> {
-	const plan = await planOf(db, database, config, now)
+	const plan = await planOf(db, database, config, now, read)
 	const xConfig = config.x
 	const xField = fieldIn(plan, xConfig?.property)
 	if (!xConfig || !xField) {
@@ -123,7 +125,7 @@ export async function computeGroupedFigures(
 			: null
 	const measures = measuresOf(plan)
 	const conditions = [...plan.conditions, ...windowConditions(plan, plan.window)]
-	const main = await aggregate(db, { conditions, x, breakdown, series: measures, zone: plan.zone })
+	const main = await aggregate(db, { source: plan.source, conditions, x, breakdown, series: measures, zone: plan.zone })
 
 	// Cells by x key and breakdown group.
 	const cells = new Map<string, Map<string, (number | null)[]>>()
@@ -292,6 +294,7 @@ async function comparisons(
 		if (plan.window && range) {
 			const window = previousWindow(range.range, plan.window, compare)
 			const result = await aggregate(plan.db, {
+				source: plan.source,
 				conditions: [...plan.conditions, ...windowConditions(plan, window)],
 				x,
 				breakdown: null,
@@ -310,6 +313,7 @@ async function comparisons(
 		const totals = isBrokenDown
 			? (
 					await aggregate(plan.db, {
+						source: plan.source,
 						conditions: plan.conditions,
 						x,
 						breakdown: null,

@@ -1,12 +1,20 @@
 import type { Aggregation, ChartConfig, ChartSeries, SeriesCompare } from '@blocksmith/contracts/charts.ts'
 import type { Property } from '@blocksmith/contracts/workspaces.ts'
-import { type SQL, sql } from 'drizzle-orm'
+import { and, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '#src/db/client.ts'
 import { filtersSql } from '#src/workspaces/rows.query.ts'
 import { workspaceRows } from '#src/workspaces/workspaces.schema.ts'
 import { type DayWindow, dayIn, relativeWindow } from './charts.dates.ts'
-import { sampleType } from './charts.figures-sql.ts'
-import { type ChartField, daySql, fieldOf, kindOfSample, sampleKindSql } from './charts.figures-values.ts'
+import { mirrorSource, type RowSource, sampleType } from './charts.figures-sql.ts'
+import {
+	type ChartField,
+	daySql,
+	fieldOf,
+	kindOfSample,
+	projectionAlias,
+	sampleKindSql,
+} from './charts.figures-values.ts'
+import { currentProjection } from './charts.projection.ts'
 
 // What every kind of figures starts from: the configuration's references resolved to fields
 // (what an untyped formula computes is learnt from its values), the conditions every row must
@@ -14,8 +22,13 @@ import { type ChartField, daySql, fieldOf, kindOfSample, sampleKindSql } from '.
 // zone; and the names of series. The configuration is assumed valid (validateChartConfig): a
 // reference that no longer resolves is a programming error here.
 
+/** Whether figures may read the typed projection, and whether they found it missing or behind. */
+export type ProjectionRead = { useProjection: boolean; wasStale: boolean }
+
 export type Plan = {
 	db: Db
+	/** The mirror, or the database's typed projection when it is current and holds every field. */
+	source: RowSource
 	config: ChartConfig
 	zone: string
 	conditions: SQL[]
@@ -53,7 +66,13 @@ export const compareNames: Record<Exclude<SeriesCompare, 'none'>, string> = {
 	previous_year: 'previous year',
 }
 
-export async function planOf(db: Db, database: { id: string; properties: Property[] }, config: ChartConfig, now: Date) {
+export async function planOf(
+	db: Db,
+	database: { id: string; properties: Property[] },
+	config: ChartConfig,
+	now: Date,
+	read: ProjectionRead,
+) {
 	const refs = [
 		config.x?.property,
 		config.breakdown?.property,
@@ -76,17 +95,46 @@ export async function planOf(db: Db, database: { id: string; properties: Propert
 	const zone = config.timeZone
 	const range = config.dateRange
 	const window = range ? relativeWindow(range.range, dayIn(now, zone), config.weekStart) : null
-	return {
+	const filters = filtersSql(database.properties, config.filters, undefined)
+	const base = {
 		db,
 		config,
 		zone,
-		conditions: [
-			sql`${workspaceRows.databaseId} = ${database.id}`,
-			...filtersSql(database.properties, config.filters, undefined),
-		],
 		window,
 		windowField: range && window ? (fields.get(range.property) ?? null) : null,
 		fields,
+	}
+	const projection = read.useProjection ? await currentProjection(db, database.id) : null
+	const isCovered = projection !== null && [...fields.keys()].every((ref) => projection.columns[ref])
+	if (!projection || !isCovered) {
+		// Not built, or behind the rows: a build is asked for. Built but without a field (an
+		// untyped formula) is as current as it gets: nothing to ask.
+		read.wasStale ||= read.useProjection && !projection
+		return {
+			...base,
+			source: mirrorSource,
+			conditions: [sql`${workspaceRows.databaseId} = ${database.id}`, ...filters],
+		} satisfies Plan
+	}
+	for (const [ref, field] of fields) {
+		const columns = projection.columns[ref]
+		if (columns) {
+			field.projected = columns
+		}
+	}
+	const alias = sql.identifier(projectionAlias)
+	const rowId = sql`${alias}.row_id`
+	// Filters are compiled over the mirror's values (rows.query.ts): rows that pass them, by id.
+	const filtered =
+		filters.length > 0
+			? [
+					sql`${rowId} in (select ${workspaceRows.id} from ${workspaceRows} where ${and(sql`${workspaceRows.databaseId} = ${database.id}`, ...filters)})`,
+				]
+			: []
+	return {
+		...base,
+		source: { from: sql`${sql.identifier(projection.tableName)} as ${alias}`, rowId },
+		conditions: filtered,
 	} satisfies Plan
 }
 

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 import { workspaceDatabases, workspaceRows, workspaces } from '#src/workspaces/workspaces.schema.ts'
 import { computeFigures, validateChartConfig } from './charts.figures.ts'
+import { buildProjection } from './charts.projection.ts'
 
 // The figures engine against an independent computation: a few hundred seeded random rows (nulls,
 // empty strings, several values, values that are not numbers, dates at 23:30 and 00:30 local
@@ -502,6 +503,8 @@ beforeAll(async () => {
 			}
 		}),
 	)
+	// The same figures must come from the typed projection (decision 022) as from JSONB.
+	expect(await buildProjection(t.db, database.id)).toBe('built')
 })
 afterAll(async () => {
 	await t?.close()
@@ -544,11 +547,17 @@ const seriesSets = [
 		{ id: 'd', aggregation: 'count_distinct', property: ids.when },
 		{ id: 'e', aggregation: 'sum', property: ids.score },
 	],
+	// Counts and sums only: a breakdown's ranking and "Other" come from its cells (one pass).
+	[
+		{ id: 'a', aggregation: 'sum', property: ids.amount },
+		{ id: 'b', aggregation: 'count' },
+		{ id: 'c', aggregation: 'sum', property: ids.price },
+	],
 ] as const
 
 const breakdowns = [
 	null,
-	{ ref: ids.stage, bucket: 'month' as const, rangeSize: null, topN: 50 },
+	{ ref: ids.stage, bucket: 'month' as const, rangeSize: null, topN: 2 },
 	// Two of the tags and people on their own, the rest pooled into "Other".
 	{ ref: ids.tags, bucket: 'month' as const, rangeSize: null, topN: 2 },
 	{ ref: ids.owner, bucket: 'month' as const, rangeSize: null, topN: 1 },
@@ -577,9 +586,21 @@ describe('figures match an independent computation over random rows', () => {
 						}
 						const config = chartConfigSchema.parse(input)
 						expect(validateChartConfig(properties, config)).toEqual([])
-						const figures = await computeFigures(t.db, database, config, { now: new Date('2026-11-24T12:00:00Z') })
-						const context = `${xCase.name}, ${zone}, set ${setIndex}, breakdown ${breakdown?.ref ?? 'none'}`
-						compare(figures, reference(rows, config, xCase.x, breakdown), config, context)
+						const expected = reference(rows, config, xCase.x, breakdown)
+						for (const useProjection of [false, true]) {
+							let isStale = false
+							const figures = await computeFigures(t.db, database, config, {
+								now: new Date('2026-11-24T12:00:00Z'),
+								useProjection,
+								onProjectionStale: () => {
+									isStale = true
+								},
+							})
+							const from = useProjection ? 'projection' : 'JSONB'
+							const context = `${xCase.name}, ${zone}, set ${setIndex}, breakdown ${breakdown?.ref ?? 'none'}, ${from}`
+							expect(isStale, context).toBe(false)
+							compare(figures, expected, config, context)
+						}
 						checked++
 					}
 				}

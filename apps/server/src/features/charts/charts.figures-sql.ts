@@ -10,6 +10,7 @@ import {
 	epochMsSql,
 	type GroupingOptions,
 	keySql,
+	keyTextSql,
 	listSql,
 	numberSql,
 } from './charts.figures-values.ts'
@@ -24,7 +25,13 @@ export type Grouping = { field: ChartField; options: GroupingOptions }
 
 type SeriesMeasure = { aggregation: Aggregation; field: ChartField | null }
 
+/** Where a statement reads rows: the mirror's JSONB, or the database's typed projection. */
+export type RowSource = { from: SQL; rowId: SQL }
+
+export const mirrorSource: RowSource = { from: sql`${workspaceRows}`, rowId: sql`${workspaceRows.id}` }
+
 export type AggregateSpec = {
+	source: RowSource
 	/** Database, filters and date window: which rows count. */
 	conditions: SQL[]
 	x: Grouping | null
@@ -59,19 +66,24 @@ function toNumber(value: unknown): number | null {
 	return Number.isFinite(number) ? number : null
 }
 
-/** The key of a grouping and, for lists, the lateral join that explodes them. */
-function groupKeyOf(grouping: Grouping | null, alias: string): { key: SQL; join: SQL } {
+/**
+ * The key of a grouping (typed: grouped as it is), how a group's key becomes text, and, for
+ * lists, the lateral join that explodes them.
+ */
+function groupKeyOf(grouping: Grouping | null, alias: string): { key: SQL; join: SQL; text: (key: SQL) => SQL } {
 	if (!grouping) {
-		return { key: sql`null::text`, join: sql`` }
+		return { key: sql`null::text`, join: sql``, text: (key) => key }
 	}
 	if (grouping.field.kind === 'list') {
 		const name = sql.identifier(alias)
 		return {
 			key: sql`${name}.v`,
 			join: sql`left join lateral (${elementsSql(grouping.field)}) as ${name}(v) on true`,
+			text: (key) => key,
 		}
 	}
-	return { key: keySql(grouping.field, grouping.options), join: sql`` }
+	const field = grouping.field
+	return { key: keySql(field, grouping.options), join: sql``, text: (key) => keyTextSql(field, key) }
 }
 
 function measureSql(measure: SeriesMeasure, zone: string): SQL {
@@ -137,34 +149,85 @@ export async function aggregate(db: Db, spec: AggregateSpec): Promise<AggregateR
 		throw new Error('a chart has at least one series')
 	}
 	const base = sql`base as (
-		select ${workspaceRows.id} as row_id, ${x.key} as x, ${g.key} as g, ${sql.join(measures, sql`, `)}
-		from ${workspaceRows} ${x.join} ${g.join}
-		where ${and(...spec.conditions)}
+		select ${spec.source.rowId} as row_id, ${x.key} as x, ${g.key} as g, ${sql.join(measures, sql`, `)}
+		from ${spec.source.from} ${x.join} ${g.join}
+		where ${and(...spec.conditions) ?? sql`true`}
 		offset 0
 	)`
-	const rowCount = sql`(select count(distinct row_id) from base) as row_count`
-	const statement = spec.breakdown
-		? sql`with ${base},
+	// A list exploded by x or breakdown repeats its row; otherwise every base row is a row, and
+	// counting them needs no distinct (a sort of every row id, the costliest step of a plain chart).
+	const isExploded = spec.x?.field.kind === 'list' || spec.breakdown?.field.kind === 'list'
+	const rowCount = isExploded
+		? sql`(select count(distinct row_id) from base) as row_count`
+		: sql`(select count(*) from base) as row_count`
+	const limit = maxGroupRows + 1
+	// Each row once (nothing exploded): one pass, grouped as a plain table would be.
+	const rowsRead = sql`select ${x.key} as x, ${g.key} as g, ${sql.join(measures, sql`, `)}
+		from ${spec.source.from}
+		where ${and(...spec.conditions) ?? sql`true`}
+		offset 0`
+	const isAdditive = spec.series.every((measure) => measure.aggregation === 'count' || measure.aggregation === 'sum')
+	let statement: SQL
+	if (!isExploded && !spec.breakdown) {
+		statement = sql`select ${x.text(sql`b.x`)} as x, null::text as g, 1 as rank, ${sql.join(aggregates, sql`, `)},
+			sum(count(*)) over () as row_count
+			from (${rowsRead}) as b
+			group by b.x
+			order by b.x nulls last
+			limit ${limit}`
+	} else if (!isExploded && spec.breakdown && isAdditive) {
+		// Counts and sums add up: the breakdown's ranking and "Other" come from the (x, group)
+		// cells, with no second pass over the rows.
+		const cells = spec.series.map(
+			(measure, index) => sql`${aggregateSql(measure, measureColumn('b', index))} as ${sql.identifier(`c${index}`)}`,
+		)
+		const sums = spec.series.map(
+			(_, index) => sql`(sum(c.${sql.identifier(`c${index}`)}))::text as ${sql.identifier(`a${index}`)}`,
+		)
+		statement = sql`with cells as (
+				select b.x, b.g, ${sql.join(cells, sql`, `)}, count(*) as n
+				from (${rowsRead}) as b
+				group by b.x, b.g
+			),
+			ranked as (
+				select c.g, row_number() over (
+					order by sum(c.c0) desc nulls last, ${g.text(sql`c.g`)} collate "C" asc nulls last
+				) as rank
+				from cells as c
+				group by c.g
+				order by rank
+				limit ${spec.breakdown.topN}
+			)
+			select ${x.text(sql`c.x`)} as x, ${g.text(sql`k.g`)} as g, k.rank, ${sql.join(sums, sql`, `)},
+				(select sum(n) from cells) as row_count
+			from cells as c left join ranked as k on k.g is not distinct from c.g
+			group by c.x, k.g, k.rank
+			order by c.x nulls last, k.rank nulls last
+			limit ${limit}`
+	} else if (spec.breakdown) {
+		statement = sql`with ${base},
 			ranked as (
 				select s.g, row_number() over (
-					order by ${aggregateSql(first, measureColumn('s', 0))} desc nulls last, s.g collate "C" asc nulls last
+					order by ${aggregateSql(first, measureColumn('s', 0))} desc nulls last, ${g.text(sql`s.g`)} collate "C" asc nulls last
 				) as rank
 				from (select distinct on (row_id, g) * from base) as s
 				group by s.g
 				order by rank
 				limit ${spec.breakdown.topN}
 			)
-			select b.x, k.g, k.rank, ${sql.join(aggregates, sql`, `)}, ${rowCount}
+			select ${x.text(sql`b.x`)} as x, ${g.text(sql`k.g`)} as g, k.rank, ${sql.join(aggregates, sql`, `)}, ${rowCount}
 			from base as b left join ranked as k on k.g is not distinct from b.g
 			group by b.x, k.g, k.rank
-			order by b.x collate "C" nulls last, k.rank nulls last
-			limit ${maxGroupRows + 1}`
-		: sql`with ${base}
-			select b.x, null::text as g, 1 as rank, ${sql.join(aggregates, sql`, `)}, ${rowCount}
+			order by b.x nulls last, k.rank nulls last
+			limit ${limit}`
+	} else {
+		statement = sql`with ${base}
+			select ${x.text(sql`b.x`)} as x, null::text as g, 1 as rank, ${sql.join(aggregates, sql`, `)}, ${rowCount}
 			from base as b
 			group by b.x
-			order by b.x collate "C" nulls last
-			limit ${maxGroupRows + 1}`
+			order by b.x nulls last
+			limit ${limit}`
+	}
 	const rows = rowsOf<Record<string, unknown>>(await db.execute(statement))
 	return {
 		groups: rows.slice(0, maxGroupRows).map((row) => ({
@@ -202,7 +265,7 @@ export async function scatterPoints(
 	const statement = sql`
 		select s.x::text as x, s.y::text as y, s.g, s.label
 		from (
-			select ${x} as x, ${numberSql(spec.y)} as y, ${g.key} as g, ${workspaceRows.title} as label, ${workspaceRows.id} as id
+			select ${x} as x, ${numberSql(spec.y)} as y, ${g.text(g.key)} as g, ${workspaceRows.title} as label, ${workspaceRows.id} as id
 			from ${workspaceRows} ${g.join}
 			where ${and(...spec.conditions)}
 			offset 0

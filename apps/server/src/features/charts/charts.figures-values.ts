@@ -22,6 +22,18 @@ export type ChartField = {
 	property: Property | null
 	/** created_time and last_edited_time are columns of the row, not values. */
 	column: typeof workspaceRows.createdTime | typeof workspaceRows.lastEditedTime | null
+	/**
+	 * Set when the figures read the database's typed projection (charts.projection.ts) instead of
+	 * JSONB: the column holding this field's value there (dates: its day and its instant).
+	 */
+	projected?: { value: string; instant?: string }
+}
+
+/** The projection's alias in the figures' statements. */
+export const projectionAlias = 'chart_rows'
+
+function projectedColumn(name: string): SQL {
+	return sql`${sql.identifier(projectionAlias)}.${sql.identifier(name)}`
 }
 
 const listTypes = new Set(['multi_select', 'people', 'relation', 'created_by', 'last_edited_by'])
@@ -112,6 +124,9 @@ export function kindOfSample(type: string | undefined): ValueKind {
 
 /** The number, guarded like rows.query.ts: anything but a JSON number is no number. */
 export function numberSql(field: ChartField): SQL {
+	if (field.projected) {
+		return projectedColumn(field.projected.value)
+	}
 	if (field.kind === 'unique_id') {
 		const raw = sql`(${rawOf(field)} -> 'number')`
 		return sql`(case when jsonb_typeof(${raw}) = 'number' then (${raw})::text::numeric end)`
@@ -125,6 +140,10 @@ export function numberSql(field: ChartField): SQL {
  * a date-time (always with an offset in the mirror) is moved into the zone first.
  */
 export function daySql(field: ChartField, zone: string): SQL {
+	if (field.projected?.instant) {
+		const instant = projectedColumn(field.projected.instant)
+		return sql`coalesce(${projectedColumn(field.projected.value)}, (${instant} at time zone ${zone})::date)`
+	}
 	if (field.column) {
 		return sql`((${field.column} at time zone ${zone})::date)`
 	}
@@ -137,6 +156,11 @@ export function daySql(field: ChartField, zone: string): SQL {
 
 /** The instant of a date as epoch milliseconds (a bare day is its midnight in `zone`), for scatter. */
 export function epochMsSql(field: ChartField, zone: string): SQL {
+	if (field.projected?.instant) {
+		const day = projectedColumn(field.projected.value)
+		const instant = projectedColumn(field.projected.instant)
+		return sql`(extract(epoch from coalesce(${day}::timestamp at time zone ${zone}, ${instant})) * 1000)`
+	}
 	if (field.column) {
 		return sql`(extract(epoch from ${field.column}) * 1000)`
 	}
@@ -156,12 +180,18 @@ function bucketSql(day: SQL, bucket: DateBucket, weekStart: WeekStart): SQL {
 }
 
 /** A non-empty text, or null: empty strings are no value, as in Notion. */
-function textSql(field: ChartField): SQL {
+export function textSql(field: ChartField): SQL {
+	if (field.projected) {
+		return projectedColumn(field.projected.value)
+	}
 	const raw = rawOf(field)
 	return sql`nullif(case when jsonb_typeof(${raw}) in ('string', 'number', 'boolean') then ${raw} #>> '{}' end, '')`
 }
 
-function checkboxSql(field: ChartField): SQL {
+export function checkboxSql(field: ChartField): SQL {
+	if (field.projected) {
+		return projectedColumn(field.projected.value)
+	}
 	return sql`coalesce(${rawOf(field)} = 'true'::jsonb, false)`
 }
 
@@ -170,6 +200,10 @@ function checkboxSql(field: ChartField): SQL {
  * value). Rollup arrays hold any value: a date counts by its start, nested lists are skipped.
  */
 export function elementsSql(field: ChartField): SQL {
+	if (field.projected) {
+		// Stored as the distinct non-empty elements already.
+		return sql`select t.v from unnest(${projectedColumn(field.projected.value)}) as t(v)`
+	}
 	return elementsOf(rawOf(field))
 }
 
@@ -190,29 +224,44 @@ export function elementsOf(raw: SQL): SQL {
 export type GroupingOptions = { zone: string; bucket: DateBucket; weekStart: WeekStart; rangeSize: number | null }
 
 /**
- * The group key of a row as text, or null for "no value". Lists are not here: they are exploded
- * by a lateral join on `elementsSql` (one group per value). Numbers are normalised (`trim_scale`)
- * so 1.5 and 1.50 are one group.
+ * The group key of a row, typed (a bucket's first day, a number, a checkbox, a text), or null
+ * for "no value"; `keyTextSql` turns a group's key into text once per group, not once per row.
+ * Lists are not here: they are exploded by a lateral join on `elementsSql` (one group per value).
  */
 export function keySql(field: ChartField, options: GroupingOptions): SQL {
 	switch (field.kind) {
 		case 'date':
-			return sql`to_char(${bucketSql(daySql(field, options.zone), options.bucket, options.weekStart)}, 'YYYY-MM-DD')`
+			return bucketSql(daySql(field, options.zone), options.bucket, options.weekStart)
 		case 'number':
 		case 'unique_id': {
 			const number = numberSql(field)
 			if (options.rangeSize !== null && field.kind === 'number') {
 				const size = sql`(${String(options.rangeSize)})::numeric`
-				return sql`trim_scale(floor(${number} / ${size}) * ${size})::text`
+				return sql`(floor(${number} / ${size}) * ${size})`
 			}
-			return sql`trim_scale(${number})::text`
+			return number
 		}
 		case 'checkbox':
-			return sql`(${checkboxSql(field)})::text`
+			return checkboxSql(field)
 		case 'list':
 			throw new Error('list values are grouped through elementsSql')
 		default:
 			return textSql(field)
+	}
+}
+
+/** A group's key as text: days `YYYY-MM-DD`, numbers without trailing zeros (1.5 and 1.50 are one group). */
+export function keyTextSql(field: ChartField, key: SQL): SQL {
+	switch (field.kind) {
+		case 'date':
+			return sql`to_char(${key}, 'YYYY-MM-DD')`
+		case 'number':
+		case 'unique_id':
+			return sql`trim_scale(${key})::text`
+		case 'checkbox':
+			return sql`(${key})::text`
+		default:
+			return key
 	}
 }
 
@@ -236,5 +285,20 @@ export function distinctSql(field: ChartField, zone: string): SQL {
 
 /** The raw JSON of a list field, for distinct counts over all of a group's lists. */
 export function listSql(field: ChartField): SQL {
+	if (field.projected) {
+		return sql`to_jsonb(${projectedColumn(field.projected.value)})`
+	}
 	return rawOf(field)
+}
+
+/** A date's two stored forms for the projection: a bare day, or an instant (one of them is null). */
+export function datePartsSql(field: ChartField): { day: SQL; instant: SQL } {
+	if (field.column) {
+		return { day: sql`null::date`, instant: sql`${field.column}` }
+	}
+	const start = sql`(${rawOf(field)} ->> 'start')`
+	return {
+		day: sql`(case when ${start} ~ '^\\d{4}-\\d{2}-\\d{2}$' then (${start})::date end)`,
+		instant: sql`(case when ${start} ~ '^\\d{4}-\\d{2}-\\d{2}T' then (${start})::timestamptz end)`,
+	}
 }

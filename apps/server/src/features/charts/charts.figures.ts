@@ -13,6 +13,7 @@ import {
 	emptyValue,
 	fieldIn,
 	measuresOf,
+	type ProjectionRead,
 	planOf,
 	seriesName,
 	windowConditions,
@@ -33,23 +34,58 @@ export { validateChartConfig } from './charts.figures-checks.ts'
  * The figures of a valid configuration (check it with validateChartConfig first: references
  * that do not resolve are a programming error here). `now` fixes "today" for relative ranges.
  */
-export function computeFigures(
+export async function computeFigures(
 	db: Db,
 	database: { id: string; properties: Property[] },
 	config: ChartConfig,
-	options: { now: Date },
+	options: {
+		now: Date
+		/** Read the database's typed projection when it is current (charts.projection.ts). */
+		useProjection?: boolean
+		/** Called when the projection was missing or behind the rows: time to build it. */
+		onProjectionStale?: () => void
+	},
 ): Promise<ChartFigures> {
-	return inSnapshot(db, (snapshot) => {
-		switch (config.type) {
-			case 'number':
-				return computeKpiFigures(snapshot, database, config, options.now)
-			case 'scatter':
-				return computeScatterFigures(snapshot, database, config, options.now)
-			default:
-				// bar, line, area, pie, and table (the same figures, shown as a pivot).
-				return computeGroupedFigures(snapshot, database, config, options.now)
+	const read: ProjectionRead = { useProjection: options.useProjection ?? false, wasStale: false }
+	const run = () =>
+		inSnapshot(db, (snapshot) => {
+			switch (config.type) {
+				case 'number':
+					return computeKpiFigures(snapshot, database, config, options.now, read)
+				case 'scatter':
+					// A point per row with its title: read from the mirror, which has the titles.
+					return computeScatterFigures(snapshot, database, config, options.now, {
+						useProjection: false,
+						wasStale: false,
+					})
+				default:
+					// bar, line, area, pie, and table (the same figures, shown as a pivot).
+					return computeGroupedFigures(snapshot, database, config, options.now, read)
+			}
+		})
+	let figures: ChartFigures
+	try {
+		figures = await run()
+	} catch (error) {
+		// A rebuild replaced the projection's table between its registry read and the query: read the mirror.
+		if (!read.useProjection || !isUndefinedTable(error)) {
+			throw error
 		}
-	})
+		read.useProjection = false
+		read.wasStale = true
+		figures = await run()
+	}
+	if (read.wasStale) {
+		options.onProjectionStale?.()
+	}
+	return figures
+}
+
+function isUndefinedTable(error: unknown): boolean {
+	const code =
+		(error as { code?: unknown; cause?: { code?: unknown } }).code ??
+		(error as { cause?: { code?: unknown } }).cause?.code
+	return code === '42P01'
 }
 
 /** type `number`: the first series over every row that passes, and the same over the previous window. */
@@ -58,14 +94,16 @@ async function computeKpiFigures(
 	database: { id: string; properties: Property[] },
 	config: ChartConfig,
 	now: Date,
+	read: ProjectionRead,
 ): Promise<ChartFigures> {
-	const plan = await planOf(db, database, config, now)
+	const plan = await planOf(db, database, config, now, read)
 	const [series] = config.series
 	const [measure] = measuresOf(plan)
 	if (!series || !measure) {
 		throw new Error('a chart has at least one series')
 	}
 	const current = await aggregate(db, {
+		source: plan.source,
 		conditions: [...plan.conditions, ...windowConditions(plan, plan.window)],
 		x: null,
 		breakdown: null,
@@ -79,6 +117,7 @@ async function computeKpiFigures(
 	if (series.compare !== 'none' && plan.window && range) {
 		const window = previousWindow(range.range, plan.window, series.compare)
 		const before = await aggregate(db, {
+			source: plan.source,
 			conditions: [...plan.conditions, ...windowConditions(plan, window)],
 			x: null,
 			breakdown: null,
@@ -124,8 +163,9 @@ async function computeScatterFigures(
 	database: { id: string; properties: Property[] },
 	config: ChartConfig,
 	now: Date,
+	read: ProjectionRead,
 ): Promise<ChartFigures> {
-	const plan = await planOf(db, database, config, now)
+	const plan = await planOf(db, database, config, now, read)
 	const xField = fieldIn(plan, config.x?.property)
 	const yField = fieldIn(plan, config.series[0]?.property)
 	if (!xField || !yField) {

@@ -1,16 +1,48 @@
 import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
 import type { Context } from 'hono'
 import { AppError } from '#src/lib/errors.ts'
+import type { JobQueue, Jobs } from '#src/lib/jobs.ts'
 import type { PageRender } from '#src/lib/page-render.ts'
 import { renderDashboardPage } from './charts.dashboards.page.ts'
 import { publicDashboard } from './charts.dashboards.ts'
 import type { ChartsDeps } from './charts.deps.ts'
 import { renderChartPage } from './charts.page.ts'
+import { buildProjection, dropOrphanProjections } from './charts.projection.ts'
 import { findPublicChart, publicChartOf } from './charts.public.ts'
 
-/** Builds the charts module: its dependencies and the server-written page at /charts/{id}. */
-export function createCharts(options: Omit<ChartsDeps, 'now'> & { now?: () => Date }) {
-	const deps: ChartsDeps = { ...options, now: options.now ?? (() => new Date()) }
+/** Asks within this long of the last one for the same database are one ask. */
+const projectionAskSeconds = 10
+
+/** Builds the charts module: its dependencies, its projection job and the server-written pages. */
+export function createCharts(
+	options: Omit<ChartsDeps, 'now' | 'requestProjection'> & { jobs: Jobs; now?: () => Date },
+) {
+	const asked = new Map<string, number>()
+	const projectionQueue: JobQueue<{ databaseId: string }> = {
+		name: 'chart-projection',
+		options: { retryLimit: 3, retryDelay: 30 },
+		handle: async ({ databaseId }) => {
+			await buildProjection(options.db, databaseId)
+			await dropOrphanProjections(options.db)
+		},
+	}
+	options.jobs.register(projectionQueue)
+	const deps: ChartsDeps = {
+		...options,
+		now: options.now ?? (() => new Date()),
+		requestProjection: (databaseId) => {
+			const last = asked.get(databaseId) ?? 0
+			if (Date.now() - last < projectionAskSeconds * 1000) {
+				return
+			}
+			asked.set(databaseId, Date.now())
+			// A burst of edits (a sync, an import) settles before the copy is made.
+			options.jobs.send(projectionQueue, { databaseId }, { startAfterSeconds: 2 }).catch((error: unknown) => {
+				asked.delete(databaseId)
+				options.log.warn({ err: error, databaseId }, 'could not ask for a chart projection')
+			})
+		},
+	}
 
 	/**
 	 * /charts/{id}: the chart drawn into the HTML (visible before any script runs, and to link

@@ -59,7 +59,11 @@ export async function computeChartFigures(
 	if (problems.length > 0) {
 		return problemFigures(config.type, problems, now)
 	}
-	const figures = await computeFigures(deps.db, { id: database.id, properties: database.properties }, config, { now })
+	const figures = await computeFigures(deps.db, { id: database.id, properties: database.properties }, config, {
+		now,
+		useProjection: true,
+		onProjectionStale: () => deps.requestProjection(database.id),
+	})
 	return labelled(deps, database, config, figures)
 }
 
@@ -85,7 +89,11 @@ export async function chartFiguresOf(
 		.where(eq(chartFigures.chartId, chart.id))
 	let figures = cached?.cacheKey === key ? cached.figures : null
 	if (!figures) {
-		figures = await computeFigures(deps.db, { id: database.id, properties: database.properties }, config, { now })
+		figures = await computeFigures(deps.db, { id: database.id, properties: database.properties }, config, {
+			now,
+			useProjection: true,
+			onProjectionStale: () => deps.requestProjection(database.id),
+		})
 		await deps.db
 			.insert(chartFigures)
 			.values({ chartId: chart.id, cacheKey: key, figures, computedAt: now })

@@ -282,7 +282,14 @@ function cartesianOf(type: 'bar' | 'line' | 'area', figures: ChartFigures, conte
 		boundaryGap: type === 'bar',
 		axisTick: { show: false },
 		axisLine: { show: true, lineStyle: { color: context.colors.axis } },
-		axisLabel: { color: context.colors.muted, fontFamily, hideOverlap: true },
+		axisLabel: {
+			color: context.colors.muted,
+			fontFamily,
+			hideOverlap: true,
+			// Lines and areas put the first and last labels on the plot's edges: centred there, a
+			// long one ("Week of Apr 27, 2026") was cut off by the drawing's border.
+			...(type === 'bar' ? {} : { alignMinLabel: 'left' as const, alignMaxLabel: 'right' as const }),
+		},
 		splitLine: { show: false },
 	}
 	const valueAxis = {

@@ -6,7 +6,7 @@ import type {
 	DashboardTile,
 } from '@blocksmith/contracts/charts.ts'
 import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
-import { boolean, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { organizations, users } from '#src/core/auth/auth.schema.ts'
 import { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
 
@@ -73,3 +73,19 @@ export const chartDashboards = pgTable(
 	},
 	(table) => [index('chart_dashboards_organization_id_idx').on(table.organizationId)],
 )
+
+/**
+ * A database's typed projection: a table of its own (`table_name`, made by charts.projection.ts)
+ * with one typed column per chartable property, copied from the mirror at `rows_version`. Figures
+ * read it instead of JSONB only while the database is still at that version.
+ */
+export const chartProjections = pgTable('chart_projections', {
+	databaseId: text('database_id')
+		.primaryKey()
+		.references(() => workspaceDatabases.id, { onDelete: 'cascade' }),
+	tableName: text('table_name').notNull(),
+	rowsVersion: bigint('rows_version', { mode: 'number' }).notNull(),
+	/** Property id (or created_time / last_edited_time) → its columns in the table. */
+	columns: jsonb('columns').$type<Record<string, { value: string; instant?: string }>>().notNull(),
+	builtAt: timestamp('built_at', { withTimezone: true }).notNull().defaultNow(),
+})
