@@ -175,31 +175,43 @@ export async function aggregate(db: Db, spec: AggregateSpec): Promise<AggregateR
 			group by b.x
 			order by b.x nulls last
 			limit ${limit}`
-	} else if (!isExploded && spec.breakdown && isAdditive) {
-		// Counts and sums add up: the breakdown's ranking and "Other" come from the (x, group)
-		// cells, with no second pass over the rows.
+	} else if (spec.breakdown && spec.breakdown.field.kind !== 'list' && isAdditive) {
+		// Counts and sums add up: "Other" is the sum of its cells. The groups are ranked over the
+		// rows without exploding x (a row tagged A and B counts once towards its group's total), and
+		// the rows are counted the same way: no pass sorts every row id.
 		const cells = spec.series.map(
 			(measure, index) => sql`${aggregateSql(measure, measureColumn('b', index))} as ${sql.identifier(`c${index}`)}`,
 		)
 		const sums = spec.series.map(
 			(_, index) => sql`(sum(c.${sql.identifier(`c${index}`)}))::text as ${sql.identifier(`a${index}`)}`,
 		)
+		const where = and(...spec.conditions) ?? sql`true`
 		statement = sql`with cells as (
-				select b.x, b.g, ${sql.join(cells, sql`, `)}, count(*) as n
-				from (${rowsRead}) as b
+				select b.x, b.g, ${sql.join(cells, sql`, `)}
+				from (
+					select ${x.key} as x, ${g.key} as g, ${sql.join(measures, sql`, `)}
+					from ${spec.source.from} ${x.join}
+					where ${where}
+					offset 0
+				) as b
 				group by b.x, b.g
 			),
 			ranked as (
-				select c.g, row_number() over (
-					order by sum(c.c0) desc nulls last, ${g.text(sql`c.g`)} collate "C" asc nulls last
+				select r.g, row_number() over (
+					order by ${aggregateSql(first, measureColumn('r', 0))} desc nulls last, ${g.text(sql`r.g`)} collate "C" asc nulls last
 				) as rank
-				from cells as c
-				group by c.g
+				from (
+					select ${g.key} as g, ${sql.join(measures, sql`, `)}
+					from ${spec.source.from}
+					where ${where}
+					offset 0
+				) as r
+				group by r.g
 				order by rank
 				limit ${spec.breakdown.topN}
 			)
 			select ${x.text(sql`c.x`)} as x, ${g.text(sql`k.g`)} as g, k.rank, ${sql.join(sums, sql`, `)},
-				(select sum(n) from cells) as row_count
+				(select count(*) from ${spec.source.from} where ${where}) as row_count
 			from cells as c left join ranked as k on k.g is not distinct from c.g
 			group by c.x, k.g, k.rank
 			order by c.x nulls last, k.rank nulls last
