@@ -18,7 +18,7 @@ export async function createSampleWorkspace(page: Page): Promise<void> {
 }
 
 /** The chart id of the builder showing. */
-export function chartIdOf(page: Page): string {
+function chartIdOf(page: Page): string {
 	const id = /^\/charts\/([^/]+)\/edit$/.exec(new URL(page.url()).pathname)?.[1]
 	assert.ok(id, `not a chart builder: ${page.url()}`)
 	return decodeURIComponent(id)

@@ -24,7 +24,7 @@ const tablePrefix = 'chart_proj_'
 
 export type ProjectionColumns = Record<string, { value: string; instant?: string }>
 
-export function projectionTableOf(databaseId: string): string {
+function projectionTableOf(databaseId: string): string {
 	return `${tablePrefix}${createHash('sha256').update(databaseId).digest('hex').slice(0, 24)}`
 }
 

@@ -66,12 +66,13 @@ export async function renderSavedChart(
 	ctx: ChartsCtx,
 	tool: WorkspaceTool,
 	id: string,
-	options: { width: number; theme: Theme },
+	options: { width: number; height?: number | undefined; theme: Theme },
 ): Promise<ChartRender> {
 	const { chart, database } = await getChartRecords(ctx, tool, id)
 	const config = configOf(chart.config)
 	const figures = await chartFiguresOf(ctx, chart, database, config)
-	return { figures, svg: await drawFor(config, figures, options.width, options.theme, true) }
+	const drawn = options.height ? { ...config, display: { ...config.display, height: options.height } } : config
+	return { figures, svg: await drawFor(drawn, figures, options.width, options.theme, true) }
 }
 
 async function drawFor(

@@ -45,6 +45,8 @@ import { createChart, deleteChart, duplicateChart, getChart, listCharts, updateC
 const idParams = z.object({ id: idSchema })
 const drawQuery = z.object({
 	width: z.coerce.number().int().min(120).max(4000).default(800),
+	/** A dashboard tile's room for the drawing; the chart's own height when absent. */
+	height: z.coerce.number().int().min(120).max(2000).optional(),
 	theme: z.enum(['light', 'dark']).default('light'),
 })
 const file = (type: string, description: string) => ({ content: { [type]: { schema: z.string() } }, description })

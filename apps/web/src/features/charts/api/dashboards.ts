@@ -17,7 +17,14 @@ import { api } from '#src/lib/api-client.ts'
 const encode = encodeURIComponent
 const base = '/dashboard/charts/dashboards'
 
-export type TileRenderParams = { tool: WorkspaceTool; chartId: string; width: number; theme: 'light' | 'dark' }
+export type TileRenderParams = {
+	tool: WorkspaceTool
+	chartId: string
+	width: number
+	/** The tile's room for the drawing: a chart is drawn at the tile's size, not scaled into it. */
+	height: number
+	theme: 'light' | 'dark'
+}
 
 export const dashboardKeys = {
 	all: ['dashboards'] as const,
@@ -63,7 +70,11 @@ export function tileRenderQuery(params: TileRenderParams) {
 	return queryOptions({
 		queryKey: dashboardKeys.render(params),
 		queryFn: ({ signal }): Promise<ChartRender> => {
-			const search = new URLSearchParams({ width: String(params.width), theme: params.theme })
+			const search = new URLSearchParams({
+				width: String(params.width),
+				height: String(params.height),
+				theme: params.theme,
+			})
 			return api(`/dashboard/${params.tool}_charts/charts/${encode(params.chartId)}/render?${search}`, {
 				schema: chartRenderSchema,
 				signal,

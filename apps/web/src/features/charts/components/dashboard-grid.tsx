@@ -126,6 +126,11 @@ function arrangeTile(tiles: DashboardTile[], chartId: string, change: Arrangemen
 	return compactTiles(tiles.map((candidate) => (candidate === tile ? sized : candidate)))
 }
 
+/** The pixel height of a tile's drawing: its rows less its title bar and padding, in steps of 20 px. */
+function drawingHeight(h: number): number {
+	return Math.max(120, Math.round((h * dashboardRowHeight - 72) / 20) * 20)
+}
+
 /** The pixel width of a tile's drawing on a grid `gridWidth` wide, in steps of 40 px. */
 function drawingWidth(gridWidth: number, w: number): number {
 	const column = (gridWidth - gap * (dashboardColumns - 1) - padding * 2) / dashboardColumns
@@ -187,6 +192,7 @@ export function DashboardGrid({ tiles, charts, theme, tileErrors, onTilesChange,
 							chart={charts?.get(tile.chartId)}
 							isChartsLoading={charts === undefined}
 							width={drawingWidth(width, tile.w)}
+							height={drawingHeight(tile.h)}
 							theme={theme}
 							error={tileErrors[`tiles.${index}.chartId`] ?? tileErrors[`tiles.${index}`]}
 							onArrange={(change) => onTilesChange(arrangeTile(tiles, tile.chartId, change))}
@@ -204,13 +210,14 @@ type TileCardProps = {
 	chart: Chart | undefined
 	isChartsLoading: boolean
 	width: number
+	height: number
 	theme: 'light' | 'dark'
 	error: string | undefined
 	onArrange: (change: Arrangement) => void
 	onRemove: () => void
 }
 
-function TileCard({ tile, chart, isChartsLoading, width, theme, error, onArrange, onRemove }: TileCardProps) {
+function TileCard({ tile, chart, isChartsLoading, width, height, theme, error, onArrange, onRemove }: TileCardProps) {
 	const isRemoved = !isChartsLoading && !chart
 	const name = chart?.name ?? (isRemoved ? 'Removed chart' : 'Loading…')
 	return (
@@ -249,7 +256,7 @@ function TileCard({ tile, chart, isChartsLoading, width, theme, error, onArrange
 						<Skeleton className="size-full" />
 					</SkeletonGroup>
 				) : chart ? (
-					<TileDrawing chart={chart} width={width} theme={theme} />
+					<TileDrawing chart={chart} width={width} height={height} theme={theme} />
 				) : (
 					<div className="grid size-full content-center justify-items-center gap-3 rounded-lg border border-dashed p-3 text-center">
 						<p className="text-muted-foreground text-sm">
@@ -324,9 +331,19 @@ function TileMenu({
 }
 
 /** The saved chart as the server draws it, fitted to the tile; or why it cannot be drawn. */
-function TileDrawing({ chart, width, theme }: { chart: Chart; width: number; theme: 'light' | 'dark' }) {
+function TileDrawing({
+	chart,
+	width,
+	height,
+	theme,
+}: {
+	chart: Chart
+	width: number
+	height: number
+	theme: 'light' | 'dark'
+}) {
 	const render = useQuery({
-		...tileRenderQuery({ tool: chart.tool, chartId: chart.id, width, theme }),
+		...tileRenderQuery({ tool: chart.tool, chartId: chart.id, width, height, theme }),
 		enabled: Boolean(chart.databaseId),
 		meta: { isErrorShownInPage: true },
 	})
