@@ -22,8 +22,13 @@ export function createCharts(
 		name: 'chart-projection',
 		options: { retryLimit: 3, retryDelay: 30 },
 		handle: async ({ databaseId }) => {
-			await buildProjection(options.db, databaseId)
-			await dropOrphanProjections(options.db)
+			try {
+				await buildProjection(options.db, databaseId)
+				await dropOrphanProjections(options.db)
+			} finally {
+				// Done here: the next stale read may ask again at once.
+				asked.delete(databaseId)
+			}
 		},
 	}
 	options.jobs.register(projectionQueue)

@@ -134,11 +134,15 @@ export async function buildProjection(db: Db, databaseId: string): Promise<'buil
 	)
 }
 
-/** Tables of databases that are gone (their registry rows went with them): dropped. */
+/**
+ * Tables of databases that are gone (their registry rows went with them): dropped. Matched with
+ * starts_with: in LIKE an underscore matches any character, and `chart_proj_%` matches the
+ * registry table `chart_projections` itself.
+ */
 export async function dropOrphanProjections(db: Db): Promise<number> {
 	const result = (await db.execute(sql`
 		select t.tablename from pg_tables t
-		where t.schemaname = current_schema() and t.tablename like ${`${tablePrefix}%`}
+		where t.schemaname = current_schema() and starts_with(t.tablename, ${tablePrefix})
 			and not exists (select 1 from ${chartProjections} p where p.table_name = t.tablename)`)) as unknown as {
 		rows: { tablename: string }[]
 	}
