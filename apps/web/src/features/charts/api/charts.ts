@@ -52,15 +52,17 @@ export const chartsQuery = queryOptions({
 })
 
 /**
- * The builder's address has no tool in it (`/charts/{id}/edit`, as short as the public one), so
- * both tools are asked at once: the other answers 404, as for any chart it does not hold.
+ * The builder's address names the chart's tool when the link knew it (`?tool=local`); then only
+ * that tool is asked. Otherwise (a typed or old address) both are asked at once, and the other
+ * answers 404, as for any chart it does not hold.
  */
-export function chartQuery(id: string) {
+export function chartQuery(id: string, tool?: WorkspaceTool | null) {
 	return queryOptions({
 		queryKey: chartKeys.detail(id),
 		queryFn: async ({ signal }): Promise<Chart> => {
+			const asked = tool ? [tool] : tools
 			const answers = await Promise.allSettled(
-				tools.map((tool) => api(`${base(tool)}/charts/${encode(id)}`, { schema: chartSchema, signal })),
+				asked.map((each) => api(`${base(each)}/charts/${encode(id)}`, { schema: chartSchema, signal })),
 			)
 			const found = answers.find((answer) => answer.status === 'fulfilled')
 			if (found) {

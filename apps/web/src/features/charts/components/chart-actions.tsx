@@ -53,7 +53,7 @@ export function ChartActionsMenu({ chart, isInList = false, onLeave }: ChartActi
 			await queryClient.invalidateQueries({ queryKey: chartKeys.list })
 			toast.success(`${copy.name} was created. It starts unpublished.`)
 			onLeave?.()
-			await navigate(chartPaths.edit(copy.id))
+			await navigate(chartPaths.edit(copy.id, copy.tool))
 		},
 	})
 	const remove = useMutation({
@@ -86,7 +86,7 @@ export function ChartActionsMenu({ chart, isInList = false, onLeave }: ChartActi
 				<DropdownMenuContent align="end">
 					{isInList ? (
 						<DropdownMenuItem asChild>
-							<Link to={chartPaths.edit(chart.id)}>
+							<Link to={chartPaths.edit(chart.id, chart.tool)}>
 								<PencilLine aria-hidden /> Open
 							</Link>
 						</DropdownMenuItem>

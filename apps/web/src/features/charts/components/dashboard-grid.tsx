@@ -232,7 +232,7 @@ function TileCard({ tile, chart, isChartsLoading, width, height, theme, error, o
 				<GripVertical aria-hidden className="size-4 shrink-0 text-muted-foreground" />
 				<h3 className="min-w-0 flex-1 truncate font-medium text-sm">
 					{chart ? (
-						<Link to={chartPaths.edit(chart.id)} className="hover:underline">
+						<Link to={chartPaths.edit(chart.id, chart.tool)} className="hover:underline">
 							{chart.name}
 						</Link>
 					) : (
@@ -302,7 +302,7 @@ function TileMenu({
 				{chart ? (
 					<>
 						<DropdownMenuItem asChild>
-							<Link to={chartPaths.edit(chart.id)}>
+							<Link to={chartPaths.edit(chart.id, chart.tool)}>
 								<ExternalLink aria-hidden /> Open the chart
 							</Link>
 						</DropdownMenuItem>
@@ -376,7 +376,10 @@ function TileDrawing({
 						<li key={`${problem.field}:${problem.message}`}>{problem.message}</li>
 					))}
 				</ul>
-				<Link to={chartPaths.edit(chart.id)} className="font-medium text-sm underline-offset-4 hover:underline">
+				<Link
+					to={chartPaths.edit(chart.id, chart.tool)}
+					className="font-medium text-sm underline-offset-4 hover:underline"
+				>
 					Fix it in the chart
 				</Link>
 			</div>

@@ -59,7 +59,7 @@ export function NewChartDialog({ variant = 'primary' }: { variant?: 'primary' | 
 			await queryClient.invalidateQueries({ queryKey: chartKeys.list })
 			toast.success(`${chart.name} was created. Shape it on the left; the preview follows.`)
 			setIsOpen(false)
-			await navigate(chartPaths.edit(chart.id))
+			await navigate(chartPaths.edit(chart.id, chart.tool))
 		},
 	})
 

@@ -5,7 +5,8 @@ const encode = encodeURIComponent
 
 export const chartPaths = {
 	list: '/charts',
-	edit: (id: string) => `/charts/${encode(id)}/edit`,
+	/** With the chart's tool when the link knows it: the builder then asks only that tool for it. */
+	edit: (id: string, tool?: 'local' | 'notion') => `/charts/${encode(id)}/edit${tool ? `?tool=${tool}` : ''}`,
 	public: (id: string) => `/charts/${encode(id)}`,
 }
 

@@ -76,6 +76,24 @@ async function choose(user: ReturnType<typeof renderBuilder>['user'], combobox: 
 }
 
 describe('the chart builder', () => {
+	test('asks only the tool its link names for the chart, and both tools when the link names none', async () => {
+		const named = chartServer()
+		const first = renderPage(ChartBuilderPage, '/charts/:id/edit', '/charts/c1/edit?tool=local')
+		expect(await screen.findByRole('img', { name: 'Drawn chart' })).toBeInTheDocument()
+		const chartReads = (calls: { method: string; path: string }[]) =>
+			calls.filter((call) => call.method === 'GET' && /_charts\/charts\/c1$/.test(call.path)).map((call) => call.path)
+		expect(chartReads(named.calls)).toEqual(['/dashboard/local_charts/charts/c1'])
+		first.unmount()
+
+		const unnamed = chartServer()
+		renderBuilder()
+		expect(await screen.findByRole('img', { name: 'Drawn chart' })).toBeInTheDocument()
+		expect(chartReads(unnamed.calls).sort()).toEqual([
+			'/dashboard/local_charts/charts/c1',
+			'/dashboard/notion_charts/charts/c1',
+		])
+	})
+
 	test('shows the server’s drawing; a new type is previewed at once and saved with Save', async () => {
 		const server = chartServer()
 		const { user } = renderBuilder()

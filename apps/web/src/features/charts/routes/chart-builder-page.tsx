@@ -2,7 +2,7 @@ import type { Chart, ChartConfig, ChartEmbed, ChartRender } from '@blocksmith/co
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { BarChart3, Eye, Table2 } from 'lucide-react'
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { Link, useBlocker, useParams } from 'react-router'
+import { Link, useBlocker, useParams, useSearchParams } from 'react-router'
 import { toast } from 'sonner'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
@@ -44,7 +44,9 @@ export function ChartBuilderPage() {
 }
 
 function ChartGate({ id, children }: { id: string; children: (chart: Chart) => ReactNode }) {
-	const chart = useQuery(chartQuery(id))
+	const [search] = useSearchParams()
+	const toolHint = search.get('tool')
+	const chart = useQuery(chartQuery(id, toolHint === 'local' || toolHint === 'notion' ? toolHint : null))
 	if (chart.isPending) {
 		return (
 			<SkeletonGroup label="Loading the chart…" className="grid gap-4">

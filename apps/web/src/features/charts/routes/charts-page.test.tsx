@@ -47,7 +47,10 @@ describe('the charts list', () => {
 			'Revenue share',
 		])
 		const [tasks, deals, share] = rows as [HTMLElement, HTMLElement, HTMLElement]
-		expect(within(tasks).getByRole('link', { name: 'Tasks per week' })).toHaveAttribute('href', '/charts/c2/edit')
+		expect(within(tasks).getByRole('link', { name: 'Tasks per week' })).toHaveAttribute(
+			'href',
+			'/charts/c2/edit?tool=notion',
+		)
 		expect(within(tasks).getByText('Line chart:')).toBeInTheDocument()
 		expect(within(tasks).getByText('Published')).toBeInTheDocument()
 		expect(within(tasks).getByText('Notion')).toBeInTheDocument()

@@ -127,7 +127,7 @@ function ChartsList() {
 										<Icon aria-hidden className="size-4 text-muted-foreground" />
 										<span className="sr-only">{typeLabels[choice]} chart:</span>
 									</span>
-									<Link to={chartPaths.edit(chart.id)} className="truncate font-medium hover:underline">
+									<Link to={chartPaths.edit(chart.id, chart.tool)} className="truncate font-medium hover:underline">
 										{chart.name}
 									</Link>
 								</div>

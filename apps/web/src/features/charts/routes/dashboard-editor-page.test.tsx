@@ -92,7 +92,7 @@ describe('the dashboard editor', () => {
 		expect(await within(tile('Revenue by month')).findByRole('img', { name: 'Drawing of Revenue by month' }))
 		expect(within(tile('Deals by stage')).getByRole('link', { name: 'Deals by stage' })).toHaveAttribute(
 			'href',
-			'/charts/c1/edit',
+			'/charts/c1/edit?tool=local',
 		)
 		expect(server.renders.map((render) => render.path).sort()).toEqual([
 			'/dashboard/local_charts/charts/c1/render',
@@ -135,7 +135,10 @@ describe('the dashboard editor', () => {
 		renderEditor()
 		const alert = await within(await screen.findByRole('region', { name: 'Deals by stage' })).findByRole('alert')
 		expect(alert).toHaveTextContent('The grouped-by property was deleted.')
-		expect(within(alert).getByRole('link', { name: 'Fix it in the chart' })).toHaveAttribute('href', '/charts/c1/edit')
+		expect(within(alert).getByRole('link', { name: 'Fix it in the chart' })).toHaveAttribute(
+			'href',
+			'/charts/c1/edit?tool=local',
+		)
 	})
 
 	test('a removed chart shows as such, and removing its tile is saved with Save', async () => {
