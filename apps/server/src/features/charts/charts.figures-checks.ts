@@ -111,9 +111,9 @@ export function validateChartConfig(properties: Property[], config: ChartConfig)
 	let x: ChartField | null = null
 	if (!isKpi) {
 		if (!config.x) {
-			check.problems.push({ field: 'x.property', message: 'Choose a property for the x axis.' })
+			check.problems.push({ field: 'x.property', message: 'Choose a property to group by.' })
 		} else {
-			x = resolve(check, 'x.property', config.x.property, 'the x axis')
+			x = resolve(check, 'x.property', config.x.property, 'the grouping')
 		}
 	}
 	if (x && config.x) {
@@ -181,7 +181,7 @@ export function validateChartConfig(properties: Property[], config: ChartConfig)
 			check.problems.push({
 				field: `series.${index}.compare`,
 				message:
-					'A comparison needs time: a date on the x axis or a date range other than "All time". Add one, or turn the comparison off.',
+					'A comparison needs time: a date to group by or a date range other than "All time". Add one, or turn the comparison off.',
 			})
 		}
 	})

@@ -48,17 +48,17 @@ describe('validateChartConfig', () => {
 		expect(problemsOf({ type: 'number', series: [{ id: 's', aggregation: 'count' }] })).toEqual([])
 	})
 
-	test('the x axis is required but for a number; a removed property is named as gone, with what to do', () => {
-		expect(problemsOf({ type: 'bar' })).toEqual([{ field: 'x.property', message: 'Choose a property for the x axis.' }])
+	test('grouping is required but for a number; a removed property is named as gone, with what to do', () => {
+		expect(problemsOf({ type: 'bar' })).toEqual([{ field: 'x.property', message: 'Choose a property to group by.' }])
 		expect(problemsOf({ x: { property: 'gone' } })).toEqual([
 			{
 				field: 'x.property',
 				message:
-					'The x axis uses a property that no longer exists in this database. Choose another property for the x axis.',
+					'The grouping uses a property that no longer exists in this database. Choose another property for the grouping.',
 			},
 		])
 		expect(problemsOf({ x: { property: 'files' } })[0]?.message).toBe(
-			'The property "Files" (files) cannot be charted. Choose another property for the x axis.',
+			'The property "Files" (files) cannot be charted. Choose another property for the grouping.',
 		)
 		expect(fieldsOf({ x: { property: 'stage' }, breakdown: { property: 'gone' } })).toEqual(['breakdown.property'])
 		expect(
