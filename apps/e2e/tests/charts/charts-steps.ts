@@ -34,7 +34,7 @@ export async function newChart(page: Page, database: string, name: string): Prom
 	await page.getByRole('option', { name: database, exact: true }).click()
 	await dialog.getByRole('textbox', { name: 'Name' }).fill(name)
 	await dialog.getByRole('button', { name: 'Create chart' }).click()
-	await page.waitForURL(/\/charts\/[^/]+\/edit$/)
+	await page.waitForURL((url) => /^\/charts\/[^/]+\/edit$/.test(url.pathname))
 	await page.getByRole('heading', { level: 1, name }).waitFor()
 	return chartIdOf(page)
 }
