@@ -67,7 +67,7 @@ export async function seedMirror(sql: Sql, rows: number): Promise<string> {
 			jsonb_build_object(
 				'${ids.title}', 'Deal ' || i || ' · ' || (array['Acme', 'Globex', 'Initech', 'Hooli', 'Umbrella'])[1 + i % 5],
 				'${ids.stage}', case when i % 50 = 0 then null else ($3::text[])[1 + (i * 7) % ${stages.length}] end,
-				'${ids.amount}', case when i % 40 = 0 then null else round(((i * 7919) % 1000000) / 100.0, 2) end,
+				'${ids.amount}', case when i % 40 = 0 then null else round(((i::bigint * 7919) % 1000000) / 100.0, 2) end,
 				'${ids.client}', jsonb_build_array(md5('client' || (i % 40))::uuid::text),
 				'${ids.owner}', jsonb_build_array(md5('user' || (i % 8))::uuid::text),
 				'${ids.due}', jsonb_build_object('start', to_char(date '2026-01-01' + (i % 365), 'YYYY-MM-DD'), 'end', null, 'timeZone', null),

@@ -196,6 +196,13 @@ export const chartEmbedSchema = z.object({
 })
 export type ChartEmbed = z.infer<typeof chartEmbedSchema>
 
+export const chartProblemSchema = z.object({
+	/** The configuration field at fault, e.g. `x.property` or `series.1.property`. */
+	field: z.string(),
+	message: z.string(),
+})
+export type ChartProblem = z.infer<typeof chartProblemSchema>
+
 export const chartSchema = z.object({
 	id: z.string(),
 	name: z.string(),
@@ -206,6 +213,8 @@ export const chartSchema = z.object({
 	config: chartConfigSchema,
 	embed: chartEmbedSchema,
 	published: z.boolean(),
+	/** Settings that no longer fit the database (a property removed since): the list flags the chart. */
+	problems: z.array(chartProblemSchema).default([]),
 	createdAt: z.string(),
 	updatedAt: z.string(),
 })
@@ -253,13 +262,6 @@ export const figureSeriesSchema = z.object({
 	values: z.array(z.number().nullable()),
 })
 export type FigureSeries = z.infer<typeof figureSeriesSchema>
-
-export const chartProblemSchema = z.object({
-	/** The configuration field at fault, e.g. `x.property` or `series.1.property`. */
-	field: z.string(),
-	message: z.string(),
-})
-export type ChartProblem = z.infer<typeof chartProblemSchema>
 
 export const chartFiguresSchema = z.object({
 	type: chartTypeSchema,

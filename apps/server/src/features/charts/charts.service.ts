@@ -34,6 +34,14 @@ function toChart(record: ChartRecord, database: DatabaseRecord | null): Chart {
 		config: configOf(record.config),
 		embed: chartEmbedSchema.parse(record.embed),
 		published: record.published,
+		problems: database
+			? validateChartConfig(database.properties, configOf(record.config))
+			: [
+					{
+						field: 'databaseId',
+						message: 'The database of this chart was removed. Duplicate the chart onto another database, or delete it.',
+					},
+				],
 		createdAt: record.createdAt.toISOString(),
 		updatedAt: record.updatedAt.toISOString(),
 	}

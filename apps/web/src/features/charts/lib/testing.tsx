@@ -69,6 +69,7 @@ export function makeChart(changes: Partial<Chart> = {}): Chart {
 		config: makeConfig(),
 		embed: chartEmbedSchema.parse({}),
 		published: false,
+		problems: [],
 		createdAt: '2026-01-01T10:00:00.000Z',
 		updatedAt: '2026-01-02T10:00:00.000Z',
 		...changes,

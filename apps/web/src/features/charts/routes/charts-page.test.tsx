@@ -12,6 +12,7 @@ describe('the charts list', () => {
 				name: 'Revenue share',
 				updatedAt: '2026-01-01T10:00:00.000Z',
 				config: makeConfig({ type: 'pie', display: { donut: true } }),
+				problems: [{ field: 'x.property', message: 'The grouping uses a property that no longer exists.' }],
 			}),
 		]
 		const notion = [
@@ -47,6 +48,12 @@ describe('the charts list', () => {
 			'Revenue share',
 		])
 		const [tasks, deals, share] = rows as [HTMLElement, HTMLElement, HTMLElement]
+		// A chart whose settings no longer fit its database is flagged, with the problem on hover.
+		expect(within(share).getByText('Needs attention')).toHaveAttribute(
+			'title',
+			'The grouping uses a property that no longer exists.',
+		)
+		expect(within(deals).queryByText('Needs attention')).toBeNull()
 		expect(within(tasks).getByRole('link', { name: 'Tasks per week' })).toHaveAttribute(
 			'href',
 			'/charts/c2/edit?tool=notion',

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { BarChart3 } from 'lucide-react'
 import { Link, useSearchParams } from 'react-router'
 import { Alert } from '#src/components/ui/alert.tsx'
+import { Badge } from '#src/components/ui/badge.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#src/components/ui/table.tsx'
@@ -142,7 +143,15 @@ function ChartsList() {
 								</div>
 							</TableCell>
 							<TableCell>
-								<ChartStatusBadge chart={chart} />
+								<div className="flex flex-wrap items-center gap-1.5">
+									<ChartStatusBadge chart={chart} />
+									{/* A property the chart uses was removed: its embeds show the problem until it is fixed. */}
+									{chart.problems.length > 0 ? (
+										<Badge variant="warning" title={chart.problems.map((problem) => problem.message).join(' ')}>
+											Needs attention
+										</Badge>
+									) : null}
+								</div>
 							</TableCell>
 							<TableCell className="hidden text-muted-foreground sm:table-cell" title={formatDateTime(chart.updatedAt)}>
 								{relativeTime(chart.updatedAt)}
