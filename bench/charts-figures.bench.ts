@@ -35,6 +35,8 @@ const settings = {
 	rows: positiveIntegerFromEnv('BENCH_ROWS', 100_000),
 	/** A second, larger size (e.g. 1000000); none unless set. */
 	largeRows: process.env.BENCH_LARGE_ROWS ? positiveIntegerFromEnv('BENCH_LARGE_ROWS', 1_000_000) : null,
+	/** BENCH_ENGINES=pglite or postgres: one engine only (both by default). */
+	engines: (process.env.BENCH_ENGINES || 'pglite,postgres').split(','),
 	warmupRuns: 2,
 	runs: positiveIntegerFromEnv('BENCH_RUNS', 9),
 }
@@ -102,8 +104,10 @@ async function main(start: RunStart): Promise<number> {
 	)
 	const results: EngineResult[] = []
 	for (const rows of sizes) {
-		results.push(await onPglite(rows))
-		if (postgres.url) {
+		if (settings.engines.includes('pglite')) {
+			results.push(await onPglite(rows))
+		}
+		if (postgres.url && settings.engines.includes('postgres')) {
 			results.push(await onPostgres(postgres.url, rows))
 		}
 	}

@@ -133,7 +133,7 @@ export async function planOf(
 			: []
 	return {
 		...base,
-		source: { from: sql`${sql.identifier(projection.tableName)} as ${alias}`, rowId },
+		source: { from: sql`${sql.identifier(projection.tableName)} as ${alias}`, rowId, fence: sql`` },
 		conditions: filtered,
 	} satisfies Plan
 }

@@ -26,9 +26,22 @@ export type Grouping = { field: ChartField; options: GroupingOptions }
 type SeriesMeasure = { aggregation: Aggregation; field: ChartField | null }
 
 /** Where a statement reads rows: the mirror's JSONB, or the database's typed projection. */
-export type RowSource = { from: SQL; rowId: SQL }
+export type RowSource = {
+	from: SQL
+	rowId: SQL
+	/**
+	 * What ends a subquery of rows: `offset 0` over JSONB, so the planner does not expect a group
+	 * per row (ADR 009); nothing over the typed projection, whose statistics are real and whose
+	 * aggregations PostgreSQL may then run in parallel (a fence forbids that).
+	 */
+	fence: SQL
+}
 
-export const mirrorSource: RowSource = { from: sql`${workspaceRows}`, rowId: sql`${workspaceRows.id}` }
+export const mirrorSource: RowSource = {
+	from: sql`${workspaceRows}`,
+	rowId: sql`${workspaceRows.id}`,
+	fence: sql`offset 0`,
+}
 
 export type AggregateSpec = {
 	source: RowSource
@@ -152,7 +165,7 @@ export async function aggregate(db: Db, spec: AggregateSpec): Promise<AggregateR
 		select ${spec.source.rowId} as row_id, ${x.key} as x, ${g.key} as g, ${sql.join(measures, sql`, `)}
 		from ${spec.source.from} ${x.join} ${g.join}
 		where ${and(...spec.conditions) ?? sql`true`}
-		offset 0
+		${spec.source.fence}
 	)`
 	// A list exploded by x or breakdown repeats its row; otherwise every base row is a row, and
 	// counting them needs no distinct (a sort of every row id, the costliest step of a plain chart).
@@ -165,7 +178,7 @@ export async function aggregate(db: Db, spec: AggregateSpec): Promise<AggregateR
 	const rowsRead = sql`select ${x.key} as x, ${g.key} as g, ${sql.join(measures, sql`, `)}
 		from ${spec.source.from}
 		where ${and(...spec.conditions) ?? sql`true`}
-		offset 0`
+		${spec.source.fence}`
 	const isAdditive = spec.series.every((measure) => measure.aggregation === 'count' || measure.aggregation === 'sum')
 	let statement: SQL
 	if (!isExploded && !spec.breakdown) {
@@ -192,7 +205,7 @@ export async function aggregate(db: Db, spec: AggregateSpec): Promise<AggregateR
 					select ${x.key} as x, ${g.key} as g, ${sql.join(measures, sql`, `)}
 					from ${spec.source.from} ${x.join}
 					where ${where}
-					offset 0
+					${spec.source.fence}
 				) as b
 				group by b.x, b.g
 			),
@@ -204,7 +217,7 @@ export async function aggregate(db: Db, spec: AggregateSpec): Promise<AggregateR
 					select ${g.key} as g, ${sql.join(measures, sql`, `)}
 					from ${spec.source.from}
 					where ${where}
-					offset 0
+					${spec.source.fence}
 				) as r
 				group by r.g
 				order by rank

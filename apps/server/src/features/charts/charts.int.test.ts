@@ -198,6 +198,9 @@ describe('building charts', () => {
 		expect(rendered.body.svg).toBe('')
 		expect(rendered.body.figures.problems).toEqual([expect.objectContaining({ field: 'x.property' })])
 		expect(rendered.body.figures.problems[0].message.length).toBeGreaterThan(20)
+		// The list flags it too, so it is found before a reader of its embed finds it.
+		const listed = await t.request('GET', '/dashboard/local_charts/charts', { token: owner.token })
+		expect(listed.body[0].problems).toEqual([expect.objectContaining({ field: 'x.property' })])
 	})
 })
 
