@@ -1,8 +1,8 @@
 import type { Chart, ChartConfig, ChartEmbed, ChartRender } from '@blocksmith/contracts/charts.ts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { BarChart3, Eye, Table2 } from 'lucide-react'
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { Link, useBlocker, useParams, useSearchParams } from 'react-router'
+import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react'
+import { Link, useParams, useSearchParams } from 'react-router'
 import { toast } from 'sonner'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
@@ -14,6 +14,7 @@ import { Input } from '#src/components/ui/input.tsx'
 import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#src/components/ui/tabs.tsx'
 import { ApiError, errorMessage } from '#src/lib/api-client.ts'
+import { useSaveShortcut, useUnsavedChangesGuard } from '#src/lib/use-unsaved-changes.ts'
 import { databaseQuery, workspacesQuery } from '#src/workspaces/api/workspaces.ts'
 import { chartKeys, chartQuery, previewQuery, updateChart } from '../api/charts.ts'
 import { ChartActionsMenu, ChartStatusBadge } from '../components/chart-actions.tsx'
@@ -203,41 +204,16 @@ function ChartBuilder({ chart }: { chart: Chart }) {
 		}
 	}
 
-	// Ctrl+S / ⌘S saves, as in any editor (and not the browser's "save page").
-	const submitRef = useRef(submit)
-	submitRef.current = () => {
+	// Ctrl+S / ⌘S saves, as in any editor.
+	useSaveShortcut(() => {
 		if (isDirty && !save.isPending) {
 			submit()
 		}
-	}
-	useEffect(() => {
-		function onKeyDown(event: KeyboardEvent): void {
-			if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === 's') {
-				event.preventDefault()
-				submitRef.current()
-			}
-		}
-		window.addEventListener('keydown', onKeyDown)
-		return () => window.removeEventListener('keydown', onKeyDown)
-	}, [])
+	})
 
 	// ---- leaving with unsaved changes ----
 
-	const isLeavingOnPurpose = useRef(false)
-	const blocker = useBlocker(
-		({ currentLocation, nextLocation }) =>
-			isDirty && !isLeavingOnPurpose.current && currentLocation.pathname !== nextLocation.pathname,
-	)
-	useEffect(() => {
-		if (!isDirty) {
-			return
-		}
-		function onBeforeUnload(event: BeforeUnloadEvent): void {
-			event.preventDefault()
-		}
-		window.addEventListener('beforeunload', onBeforeUnload)
-		return () => window.removeEventListener('beforeunload', onBeforeUnload)
-	}, [isDirty])
+	const { blocker, leaveOnPurpose } = useUnsavedChangesGuard(isDirty)
 
 	const sectionHasErrors = (name: Section) => Object.keys(errors).some((path) => sectionOf(path) === name)
 	const isPublishing = publish.isPending || (save.isPending && save.variables?.changes.published !== undefined)
@@ -267,7 +243,7 @@ function ChartBuilder({ chart }: { chart: Chart }) {
 					<ChartActionsMenu
 						chart={chart}
 						onLeave={() => {
-							isLeavingOnPurpose.current = true
+							leaveOnPurpose()
 						}}
 					/>
 				</div>

@@ -8,8 +8,8 @@ import {
 } from '@blocksmith/contracts/charts.ts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { LayoutDashboard, Move, Plus } from 'lucide-react'
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react'
-import { Link, useBlocker, useParams } from 'react-router'
+import { type ReactNode, useMemo, useRef, useState } from 'react'
+import { Link, useParams } from 'react-router'
 import { toast } from 'sonner'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
@@ -22,6 +22,7 @@ import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#src/components/ui/tabs.tsx'
 import { Textarea } from '#src/components/ui/textarea.tsx'
 import { ApiError, errorMessage } from '#src/lib/api-client.ts'
+import { useSaveShortcut, useUnsavedChangesGuard } from '#src/lib/use-unsaved-changes.ts'
 import { chartsQuery } from '../api/charts.ts'
 import {
 	dashboardKeys,
@@ -212,41 +213,16 @@ function DashboardEditor({ dashboard }: { dashboard: Dashboard }) {
 		}
 	}
 
-	// Ctrl+S / ⌘S saves, as in any editor (and not the browser's "save page").
-	const submitRef = useRef(submit)
-	submitRef.current = () => {
+	// Ctrl+S / ⌘S saves, as in any editor.
+	useSaveShortcut(() => {
 		if (isDirty && !save.isPending) {
 			submit()
 		}
-	}
-	useEffect(() => {
-		function onKeyDown(event: KeyboardEvent): void {
-			if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === 's') {
-				event.preventDefault()
-				submitRef.current()
-			}
-		}
-		window.addEventListener('keydown', onKeyDown)
-		return () => window.removeEventListener('keydown', onKeyDown)
-	}, [])
+	})
 
 	// ---- leaving with unsaved changes ----
 
-	const isLeavingOnPurpose = useRef(false)
-	const blocker = useBlocker(
-		({ currentLocation, nextLocation }) =>
-			isDirty && !isLeavingOnPurpose.current && currentLocation.pathname !== nextLocation.pathname,
-	)
-	useEffect(() => {
-		if (!isDirty) {
-			return
-		}
-		function onBeforeUnload(event: BeforeUnloadEvent): void {
-			event.preventDefault()
-		}
-		window.addEventListener('beforeunload', onBeforeUnload)
-		return () => window.removeEventListener('beforeunload', onBeforeUnload)
-	}, [isDirty])
+	const { blocker, leaveOnPurpose } = useUnsavedChangesGuard(isDirty)
 
 	const isPublishing = publish.isPending || (save.isPending && save.variables?.changes.published !== undefined)
 	const onBoard = new Set(draft.tiles.map((tile) => tile.chartId))
@@ -282,7 +258,7 @@ function DashboardEditor({ dashboard }: { dashboard: Dashboard }) {
 					<DashboardActionsMenu
 						dashboard={dashboard}
 						onLeave={() => {
-							isLeavingOnPurpose.current = true
+							leaveOnPurpose()
 						}}
 					/>
 				</div>

@@ -1,8 +1,8 @@
 import type { Form, FormField, FormPage, FormTheme } from '@blocksmith/contracts/forms.ts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Eye, Globe, GlobeLock } from 'lucide-react'
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { useBlocker, useParams } from 'react-router'
+import { useCallback, useMemo, useRef, useState } from 'react'
+import { useParams } from 'react-router'
 import { toast } from 'sonner'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
@@ -11,6 +11,7 @@ import { ConfirmDialog } from '#src/components/ui/dialog.tsx'
 import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#src/components/ui/tabs.tsx'
 import { ApiError } from '#src/lib/api-client.ts'
+import { useSaveShortcut, useUnsavedChangesGuard } from '#src/lib/use-unsaved-changes.ts'
 import { databaseQuery } from '#src/workspaces/api/workspaces.ts'
 import { formKeys, updateForm } from '../api/forms.ts'
 import { FieldsEditor } from '../components/fields-editor.tsx'
@@ -185,41 +186,16 @@ function FormBuilder({ form }: { form: Form }) {
 		save.mutate({ id: form.id, changes: { ...changesOf(draft), ...extra } })
 	}
 
-	// Ctrl+S / ⌘S saves, as in any editor (and not the browser's "save page").
-	const submitRef = useRef(submit)
-	submitRef.current = () => {
+	// Ctrl+S / ⌘S saves, as in any editor.
+	useSaveShortcut(() => {
 		if (isDirty && !save.isPending) {
 			submit()
 		}
-	}
-	useEffect(() => {
-		function onKeyDown(event: KeyboardEvent): void {
-			if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === 's') {
-				event.preventDefault()
-				submitRef.current()
-			}
-		}
-		window.addEventListener('keydown', onKeyDown)
-		return () => window.removeEventListener('keydown', onKeyDown)
-	}, [])
+	})
 
 	// ---- leaving with unsaved changes ----
 
-	const isLeavingOnPurpose = useRef(false)
-	const blocker = useBlocker(
-		({ currentLocation, nextLocation }) =>
-			isDirty && !isLeavingOnPurpose.current && currentLocation.pathname !== nextLocation.pathname,
-	)
-	useEffect(() => {
-		if (!isDirty) {
-			return
-		}
-		function onBeforeUnload(event: BeforeUnloadEvent): void {
-			event.preventDefault()
-		}
-		window.addEventListener('beforeunload', onBeforeUnload)
-		return () => window.removeEventListener('beforeunload', onBeforeUnload)
-	}, [isDirty])
+	const { blocker, leaveOnPurpose } = useUnsavedChangesGuard(isDirty)
 
 	// ---- preview ----
 
@@ -240,7 +216,7 @@ function FormBuilder({ form }: { form: Form }) {
 			<FormHeader
 				form={form}
 				onLeave={() => {
-					isLeavingOnPurpose.current = true
+					leaveOnPurpose()
 				}}
 			/>
 
