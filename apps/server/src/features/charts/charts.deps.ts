@@ -9,8 +9,11 @@ export type ChartsDeps = {
 	publicUrl: string
 	/** The clock figures are computed against (relative date ranges, "today"); tests set it. */
 	now: () => Date
-	/** Asks for a database's typed projection to be (re)built, soon and once for a burst of asks. */
-	requestProjection: (databaseId: string) => void
+	/**
+	 * Asks for a database's typed projection to be (re)built, soon and once for a burst of asks,
+	 * holding (besides what its saved charts read) the properties `wanted`.
+	 */
+	requestProjection: (databaseId: string, wanted: string[]) => void
 }
 
 /** A member working in one organization, with their role there. */

@@ -14,7 +14,7 @@ import {
 	projectionAlias,
 	sampleKindSql,
 } from './charts.figures-values.ts'
-import { currentProjection } from './charts.projection.ts'
+import { chartRefs, currentProjection } from './charts.projection.ts'
 
 // What every kind of figures starts from: the configuration's references resolved to fields
 // (what an untyped formula computes is learnt from its values), the conditions every row must
@@ -23,7 +23,7 @@ import { currentProjection } from './charts.projection.ts'
 // reference that no longer resolves is a programming error here.
 
 /** Whether figures may read the typed projection, and whether they found it missing or behind. */
-export type ProjectionRead = { useProjection: boolean; wasStale: boolean }
+export type ProjectionRead = { useProjection: boolean; wasStale: boolean; wanted?: string[] }
 
 export type Plan = {
 	db: Db
@@ -73,20 +73,19 @@ export async function planOf(
 	now: Date,
 	read: ProjectionRead,
 ) {
-	const refs = [
-		config.x?.property,
-		config.breakdown?.property,
-		config.dateRange?.property,
-		...config.series.map((series) => series.property),
-	].filter((ref): ref is string => typeof ref === 'string')
+	const refs = chartRefs(config)
 	const fields = new Map<string, ChartField>()
-	for (const ref of new Set(refs)) {
+	/** Fields a projection can hold (an untyped formula cannot: its kind is learnt from its values). */
+	const projectable = new Set<string>()
+	for (const ref of refs) {
 		const field = fieldOf(database.properties, ref)
 		if (!field) {
 			throw new Error(`chart refers to ${ref}, which is not a chartable property (validate first)`)
 		}
 		// A formula's schema does not say what it computes: its values do.
-		if (field.kind === 'unknown') {
+		if (field.kind !== 'unknown') {
+			projectable.add(ref)
+		} else {
 			const type = await sampleType(db, sampleKindSql(field, database.id))
 			field.kind = type ? kindOfSample(type) : 'unknown'
 		}
@@ -107,9 +106,13 @@ export async function planOf(
 	const projection = read.useProjection ? await currentProjection(db, database.id) : null
 	const isCovered = projection !== null && [...fields.keys()].every((ref) => projection.columns[ref])
 	if (!projection || !isCovered) {
-		// Not built, or behind the rows: a build is asked for. Built but without a field (an
-		// untyped formula) is as current as it gets: nothing to ask.
-		read.wasStale ||= read.useProjection && !projection
+		// Not built, behind the rows or without a field it could hold: a build is asked for, with
+		// these fields. Without a field it cannot hold (an untyped formula) it is as current as it gets.
+		const isMissingField = [...projectable].some((ref) => !projection?.columns[ref])
+		if (read.useProjection && (!projection || isMissingField)) {
+			read.wasStale = true
+			read.wanted = [...projectable]
+		}
 		return {
 			...base,
 			source: mirrorSource,

@@ -6,12 +6,14 @@ import {
 	type ChartField,
 	distinctSql,
 	elementsOf,
+	elementsOfListValue,
 	elementsSql,
 	epochMsSql,
 	type GroupingOptions,
 	keySql,
 	keyTextSql,
 	listSql,
+	listValueSql,
 	numberSql,
 } from './charts.figures-values.ts'
 
@@ -83,7 +85,9 @@ function toNumber(value: unknown): number | null {
  * The key of a grouping (typed: grouped as it is), how a group's key becomes text, and, for
  * lists, the lateral join that explodes them.
  */
-function groupKeyOf(grouping: Grouping | null, alias: string): { key: SQL; join: SQL; text: (key: SQL) => SQL } {
+type GroupKey = { key: SQL; join: SQL; text: (key: SQL) => SQL }
+
+function groupKeyOf(grouping: Grouping | null, alias: string): GroupKey {
 	if (!grouping) {
 		return { key: sql`null::text`, join: sql``, text: (key) => key }
 	}
@@ -137,6 +141,57 @@ function aggregateSql(measure: SeriesMeasure, column: SQL): SQL {
 	}
 }
 
+/**
+ * Counts and sums add up, so the rows are read once and grouped by x as stored (a list whole:
+ * rows share few distinct lists) and the breakdown. A list is exploded only over those groups,
+ * and the same groups give the ranking of the breakdown (a row tagged A and B counts once towards
+ * its group's total) and the row count: one pass over the rows, as a typed table would need.
+ */
+function additiveStatement(spec: AggregateSpec, x: GroupKey, g: GroupKey, measures: SQL[], limit: number): SQL {
+	const listX = spec.x?.field.kind === 'list' ? spec.x.field : null
+	const column = (prefix: string, index: number) => sql.identifier(`${prefix}${index}`)
+	const partials = spec.series.map(
+		(measure, index) => sql`${aggregateSql(measure, measureColumn('b', index))} as ${column('p', index)}`,
+	)
+	const sums = (alias: string, from: string, to: string) =>
+		spec.series.map((_, index) => sql`sum(${sql.identifier(alias)}.${column(from, index)}) as ${column(to, index)}`)
+	const cells = listX
+		? sql`select e.v as x, p.g, ${sql.join(sums('p', 'p', 'c'), sql`, `)}
+			from pre as p left join lateral (${elementsOfListValue(listX, sql`p.x`)}) as e(v) on true
+			group by e.v, p.g`
+		: sql`select p.x, p.g, ${sql.join(
+				spec.series.map((_, index) => sql`p.${column('p', index)} as ${column('c', index)}`),
+				sql`, `,
+			)} from pre as p`
+	const totals = spec.series.map((_, index) => sql`(sum(c.${column('c', index)}))::text as ${column('a', index)}`)
+	return sql`with pre as (
+			select b.x, b.g, ${sql.join(partials, sql`, `)}, count(*) as n
+			from (
+				select ${listX ? listValueSql(listX) : x.key} as x, ${g.key} as g, ${sql.join(measures, sql`, `)}
+				from ${spec.source.from}
+				where ${and(...spec.conditions) ?? sql`true`}
+				${spec.source.fence}
+			) as b
+			group by b.x, b.g
+		),
+		cells as (${cells}),
+		ranked as (
+			select p.g, row_number() over (
+				order by sum(p.p0) desc nulls last, ${g.text(sql`p.g`)} collate "C" asc nulls last
+			) as rank
+			from pre as p
+			group by p.g
+			order by rank
+			limit ${spec.breakdown?.topN ?? 1}
+		)
+		select ${x.text(sql`c.x`)} as x, ${g.text(sql`k.g`)} as g, k.rank, ${sql.join(totals, sql`, `)},
+			(select sum(n) from pre) as row_count
+		from cells as c left join ranked as k on k.g is not distinct from c.g
+		group by c.x, k.g, k.rank
+		order by c.x nulls last, k.rank nulls last
+		limit ${limit}`
+}
+
 function measureColumn(alias: string, index: number): SQL {
 	return sql`${sql.identifier(alias)}.${sql.identifier(`m${index}`)}`
 }
@@ -188,47 +243,8 @@ export async function aggregate(db: Db, spec: AggregateSpec): Promise<AggregateR
 			group by b.x
 			order by b.x nulls last
 			limit ${limit}`
-	} else if (spec.breakdown && spec.breakdown.field.kind !== 'list' && isAdditive) {
-		// Counts and sums add up: "Other" is the sum of its cells. The groups are ranked over the
-		// rows without exploding x (a row tagged A and B counts once towards its group's total), and
-		// the rows are counted the same way: no pass sorts every row id.
-		const cells = spec.series.map(
-			(measure, index) => sql`${aggregateSql(measure, measureColumn('b', index))} as ${sql.identifier(`c${index}`)}`,
-		)
-		const sums = spec.series.map(
-			(_, index) => sql`(sum(c.${sql.identifier(`c${index}`)}))::text as ${sql.identifier(`a${index}`)}`,
-		)
-		const where = and(...spec.conditions) ?? sql`true`
-		statement = sql`with cells as (
-				select b.x, b.g, ${sql.join(cells, sql`, `)}
-				from (
-					select ${x.key} as x, ${g.key} as g, ${sql.join(measures, sql`, `)}
-					from ${spec.source.from} ${x.join}
-					where ${where}
-					${spec.source.fence}
-				) as b
-				group by b.x, b.g
-			),
-			ranked as (
-				select r.g, row_number() over (
-					order by ${aggregateSql(first, measureColumn('r', 0))} desc nulls last, ${g.text(sql`r.g`)} collate "C" asc nulls last
-				) as rank
-				from (
-					select ${g.key} as g, ${sql.join(measures, sql`, `)}
-					from ${spec.source.from}
-					where ${where}
-					${spec.source.fence}
-				) as r
-				group by r.g
-				order by rank
-				limit ${spec.breakdown.topN}
-			)
-			select ${x.text(sql`c.x`)} as x, ${g.text(sql`k.g`)} as g, k.rank, ${sql.join(sums, sql`, `)},
-				(select count(*) from ${spec.source.from} where ${where}) as row_count
-			from cells as c left join ranked as k on k.g is not distinct from c.g
-			group by c.x, k.g, k.rank
-			order by c.x nulls last, k.rank nulls last
-			limit ${limit}`
+	} else if (isAdditive && spec.breakdown?.field.kind !== 'list') {
+		statement = additiveStatement(spec, x, g, measures, limit)
 	} else if (spec.breakdown) {
 		statement = sql`with ${base},
 			ranked as (

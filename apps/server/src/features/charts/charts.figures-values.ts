@@ -200,11 +200,21 @@ export function checkboxSql(field: ChartField): SQL {
  * value). Rollup arrays hold any value: a date counts by its start, nested lists are skipped.
  */
 export function elementsSql(field: ChartField): SQL {
+	return elementsOfListValue(field, listValueSql(field))
+}
+
+/** A row's whole list as stored (projected: a text[]; JSONB: the raw value), to group rows by before exploding. */
+export function listValueSql(field: ChartField): SQL {
+	return field.projected ? projectedColumn(field.projected.value) : rawOf(field)
+}
+
+/** `elementsSql` over a list read earlier with `listValueSql`, e.g. a column of a grouped subquery. */
+export function elementsOfListValue(field: ChartField, value: SQL): SQL {
 	if (field.projected) {
 		// Stored as the distinct non-empty elements already.
-		return sql`select t.v from unnest(${projectedColumn(field.projected.value)}) as t(v)`
+		return sql`select t.v from unnest(${value}) as t(v)`
 	}
-	return elementsOf(rawOf(field))
+	return elementsOf(value)
 }
 
 export function elementsOf(raw: SQL): SQL {

@@ -43,7 +43,7 @@ export async function computeFigures(
 		/** Read the database's typed projection when it is current (charts.projection.ts). */
 		useProjection?: boolean
 		/** Called when the projection was missing or behind the rows: time to build it. */
-		onProjectionStale?: () => void
+		onProjectionStale?: (wanted: string[]) => void
 	},
 ): Promise<ChartFigures> {
 	const read: ProjectionRead = { useProjection: options.useProjection ?? false, wasStale: false }
@@ -76,7 +76,7 @@ export async function computeFigures(
 		figures = await run()
 	}
 	if (read.wasStale) {
-		options.onProjectionStale?.()
+		options.onProjectionStale?.(read.wanted ?? [])
 	}
 	return figures
 }

@@ -18,12 +18,12 @@ export function createCharts(
 	options: Omit<ChartsDeps, 'now' | 'requestProjection'> & { jobs: Jobs; now?: () => Date },
 ) {
 	const asked = new Map<string, number>()
-	const projectionQueue: JobQueue<{ databaseId: string }> = {
+	const projectionQueue: JobQueue<{ databaseId: string; wanted?: string[] }> = {
 		name: 'chart-projection',
 		options: { retryLimit: 3, retryDelay: 30 },
-		handle: async ({ databaseId }) => {
+		handle: async ({ databaseId, wanted }) => {
 			try {
-				await buildProjection(options.db, databaseId)
+				await buildProjection(options.db, databaseId, wanted ?? [])
 				await dropOrphanProjections(options.db)
 			} finally {
 				// Done here: the next stale read may ask again at once.
@@ -35,14 +35,14 @@ export function createCharts(
 	const deps: ChartsDeps = {
 		...options,
 		now: options.now ?? (() => new Date()),
-		requestProjection: (databaseId) => {
+		requestProjection: (databaseId, wanted) => {
 			const last = asked.get(databaseId) ?? 0
 			if (Date.now() - last < projectionAskSeconds * 1000) {
 				return
 			}
 			asked.set(databaseId, Date.now())
 			// A burst of edits (a sync, an import) settles before the copy is made.
-			options.jobs.send(projectionQueue, { databaseId }, { startAfterSeconds: 2 }).catch((error: unknown) => {
+			options.jobs.send(projectionQueue, { databaseId, wanted }, { startAfterSeconds: 2 }).catch((error: unknown) => {
 				asked.delete(databaseId)
 				options.log.warn({ err: error, databaseId }, 'could not ask for a chart projection')
 			})

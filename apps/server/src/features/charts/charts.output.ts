@@ -62,7 +62,7 @@ export async function computeChartFigures(
 	const figures = await computeFigures(deps.db, { id: database.id, properties: database.properties }, config, {
 		now,
 		useProjection: true,
-		onProjectionStale: () => deps.requestProjection(database.id),
+		onProjectionStale: (wanted) => deps.requestProjection(database.id, wanted),
 	})
 	return labelled(deps, database, config, figures)
 }
@@ -92,7 +92,7 @@ export async function chartFiguresOf(
 		figures = await computeFigures(deps.db, { id: database.id, properties: database.properties }, config, {
 			now,
 			useProjection: true,
-			onProjectionStale: () => deps.requestProjection(database.id),
+			onProjectionStale: (wanted) => deps.requestProjection(database.id, wanted),
 		})
 		await deps.db
 			.insert(chartFigures)

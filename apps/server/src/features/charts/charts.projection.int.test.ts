@@ -71,4 +71,49 @@ describe('the typed projection', () => {
 		const fromProjection = await preview()
 		expect(fromProjection.body.figures.kpi.value).toBeCloseTo(after.body.figures.kpi.value, 6)
 	})
+
+	test('holds only what charts read, and grows when a chart reads another property', async () => {
+		const owner = await t.signUp()
+		const sample = await t.request('POST', '/dashboard/workspaces/sample', { token: owner.token })
+		const list = await t.request('GET', `/dashboard/local/databases?workspaceId=${sample.body.workspace.id}`, {
+			token: owner.token,
+		})
+		const invoices = (list.body as Database[]).find((database) => database.name === 'Invoices') as Database
+		const propertyId = (name: string) => invoices.properties.find((property) => property.name === name)?.id as string
+		const amount = propertyId('Amount')
+		const status = propertyId('Status')
+		const created = await t.request('POST', '/dashboard/local_charts/charts', {
+			token: owner.token,
+			json: {
+				databaseId: invoices.id,
+				name: 'Amounts',
+				config: { type: 'number', series: [{ id: 's', aggregation: 'sum', property: amount }] },
+			},
+		})
+		expect(created.status).toBe(201)
+		const projection = () => t.db.select().from(chartProjections).where(eq(chartProjections.databaseId, invoices.id))
+		const figures = (id: string) => t.request('GET', `/dashboard/local_charts/charts/${id}/render`, { token: owner.token })
+
+		await figures(created.body.id)
+		const built = await until('the projection', projection, (rows) => rows.length === 1)
+		expect(Object.keys(built[0]?.columns ?? {})).toEqual([amount])
+
+		// A second chart by status: its first read comes from the mirror and asks for the column.
+		const byStatus = await t.request('POST', '/dashboard/local_charts/charts', {
+			token: owner.token,
+			json: {
+				databaseId: invoices.id,
+				name: 'By status',
+				config: { type: 'bar', x: { property: status }, series: [{ id: 's', aggregation: 'count' }] },
+			},
+		})
+		const fromMirror = await figures(byStatus.body.id)
+		const grown = await until('the wider projection', projection, (rows) => Boolean(rows[0]?.columns[status]))
+		expect(Object.keys(grown[0]?.columns ?? {}).sort()).toEqual([amount, status].sort())
+		const fromProjection = await t.request('POST', '/dashboard/local_charts/preview', {
+			token: owner.token,
+			json: { databaseId: invoices.id, config: byStatus.body.config },
+		})
+		expect(fromProjection.body.figures.series).toEqual(fromMirror.body.figures.series)
+	})
 })

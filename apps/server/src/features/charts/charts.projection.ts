@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { rowTimestampProperties } from '@blocksmith/contracts/charts.ts'
+import type { ChartConfig } from '@blocksmith/contracts/charts.ts'
 import { eq, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '#src/db/client.ts'
 import { workspaceDatabases, workspaceRows } from '#src/workspaces/workspaces.schema.ts'
@@ -12,11 +12,13 @@ import {
 	numberSql,
 	textSql,
 } from './charts.figures-values.ts'
-import { chartProjections } from './charts.schema.ts'
+import { chartProjections, charts } from './charts.schema.ts'
 
-// A database's typed projection (decision 022): its chartable properties copied out of JSONB into
-// a table of their own with one typed column each, so a chart's first computation groups typed
-// columns as a plain table would. Built by a job, from the same value expressions the figures use
+// A database's typed projection (decision 022): the properties its charts read copied out of
+// JSONB into a table of their own with one typed column each, so a chart's first computation
+// groups typed columns as a plain table would. Only those properties: a row of every property
+// (long titles and texts among them) was 500 bytes, six times a typed table of the charted ones,
+// and scanning it cost as much. Built by a job, from the same value expressions the figures use
 // over JSONB; read only while the database's rows version is the one it was built at, so the
 // figures never differ from the mirror's. Until it is current again, figures read JSONB.
 
@@ -26,6 +28,18 @@ export type ProjectionColumns = Record<string, { value: string; instant?: string
 
 function projectionTableOf(databaseId: string): string {
 	return `${tablePrefix}${createHash('sha256').update(databaseId).digest('hex').slice(0, 24)}`
+}
+
+/** The properties a chart's figures read from the rows (filters are applied over the mirror). */
+export function chartRefs(config: ChartConfig): string[] {
+	const refs = [
+		config.x?.property,
+		config.breakdown?.property,
+		config.dateRange?.property,
+		// Saved settings predate some fields: read defensively.
+		...(config.series ?? []).map((series) => series.property),
+	]
+	return [...new Set(refs.filter((ref): ref is string => typeof ref === 'string'))]
 }
 
 /** The columns of a field in the table, their types and the expressions that fill them from JSONB. */
@@ -58,10 +72,15 @@ function columnsOf(field: ChartField, name: string): { columns: { name: string; 
 
 /**
  * (Re)builds the projection of one database at the version its rows are at now, in one
- * transaction: the table, its statistics and its registry row appear together. Returns whether
- * anything was built (a projection already at the current version is left alone).
+ * transaction: the table, its statistics and its registry row appear together. It holds what the
+ * database's saved charts read and `asked` (a builder's preview of unsaved settings). Returns
+ * whether anything was built (a projection at the current version holding all that is left alone).
  */
-export async function buildProjection(db: Db, databaseId: string): Promise<'built' | 'current' | 'gone'> {
+export async function buildProjection(
+	db: Db,
+	databaseId: string,
+	asked: readonly string[] = [],
+): Promise<'built' | 'current' | 'gone'> {
 	return db.transaction(
 		async (tx) => {
 			const [database] = await tx
@@ -78,25 +97,29 @@ export async function buildProjection(db: Db, databaseId: string): Promise<'buil
 				await tx.execute(sql`drop table if exists ${sql.identifier(table)}`)
 				return 'gone'
 			}
+			const saved = await tx.select({ config: charts.config }).from(charts).where(eq(charts.databaseId, databaseId))
+			const wanted = new Set([...saved.flatMap((chart) => chartRefs(chart.config)), ...asked])
+			const fields = [...wanted].flatMap((ref) => {
+				const field = fieldOf(database.properties, ref)
+				return field && columnsOf(field, '') ? [field] : []
+			})
 			const [existing] = await tx
-				.select({ rowsVersion: chartProjections.rowsVersion })
+				.select({ rowsVersion: chartProjections.rowsVersion, columns: chartProjections.columns })
 				.from(chartProjections)
 				.where(eq(chartProjections.databaseId, databaseId))
-			if (existing?.rowsVersion === database.rowsVersion) {
+			if (existing?.rowsVersion === database.rowsVersion && fields.every((field) => existing.columns[field.ref])) {
 				return 'current'
 			}
 			const registry: ProjectionColumns = {}
 			const columns: { name: string; type: string; value: SQL }[] = []
-			const refs = [...rowTimestampProperties, ...database.properties.map((property) => property.id)]
-			for (const ref of new Set(refs)) {
-				const field = fieldOf(database.properties, ref)
-				const made = field ? columnsOf(field, `c${columns.length}`) : null
+			for (const field of fields) {
+				const made = columnsOf(field, `c${columns.length}`)
 				if (!made) {
 					continue
 				}
 				const [value, instant] = made.columns
 				if (value) {
-					registry[ref] = instant ? { value: value.name, instant: instant.name } : { value: value.name }
+					registry[field.ref] = instant ? { value: value.name, instant: instant.name } : { value: value.name }
 				}
 				columns.push(...made.columns)
 			}
