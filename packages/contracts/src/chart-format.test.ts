@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { formatChartChange, formatChartNumber, formatUpdatedAgo, noValue } from './chart-format.ts'
+import { formatChartChange, formatChartNumber, formatUpdatedAgo, noValue, seriesNumberFormat } from './chart-format.ts'
 import type { ChartNumberFormat } from './charts.ts'
 
 const plain: ChartNumberFormat = { style: 'number', currency: 'USD', decimals: null, compact: false }
@@ -49,4 +49,33 @@ test('formatUpdatedAgo', () => {
 	expect(formatUpdatedAgo('2026-11-20T12:00:00Z', now)).toBe('4 days ago')
 	expect(formatUpdatedAgo('2026-10-01T12:00:00Z', now)).toBe('on Oct 1, 2026')
 	expect(formatUpdatedAgo('not a date', now)).toBe('')
+})
+
+describe('seriesNumberFormat', () => {
+	const money: ChartNumberFormat = { style: 'currency', currency: 'EUR', decimals: 2, compact: false }
+	const sum = { aggregation: 'sum', transform: 'none', numberFormat: null } as const
+
+	test('a series without its own format reads as the chart says', () => {
+		expect(seriesNumberFormat(money, sum)).toEqual(money)
+		expect(formatChartNumber(1200, seriesNumberFormat(money, sum))).toBe('€1,200.00')
+	})
+
+	test('a count on a chart of money is a plain whole number', () => {
+		const count = seriesNumberFormat(money, { ...sum, aggregation: 'count' })
+		expect(formatChartNumber(3, count)).toBe('3')
+		expect(formatChartNumber(3, seriesNumberFormat(money, { ...sum, aggregation: 'count_distinct' }))).toBe('3')
+		// On a plain chart a count keeps the chart's decimals, as the owner set them.
+		expect(seriesNumberFormat({ ...plain, decimals: 1 }, { ...sum, aggregation: 'count' }).decimals).toBe(1)
+	})
+
+	test('a percent of total is a percent whatever the chart says', () => {
+		expect(formatChartNumber(0.25, seriesNumberFormat(money, { ...sum, transform: 'percent_of_total' }))).toBe('25.00%')
+		expect(formatChartNumber(0.25, seriesNumberFormat(plain, { ...sum, transform: 'percent_of_total' }))).toBe('25%')
+	})
+
+	test("a series' own format wins over the chart's, keeping its decimals", () => {
+		const own = seriesNumberFormat(plain, { ...sum, numberFormat: { style: 'currency', currency: 'JPY' } })
+		expect(own).toEqual({ ...plain, style: 'currency', currency: 'JPY' })
+		expect(formatChartNumber(1500, own)).toBe('¥1,500')
+	})
 })

@@ -1,4 +1,4 @@
-import type { ChartNumberFormat } from './charts.ts'
+import type { ChartNumberFormat, ChartSeries } from './charts.ts'
 
 // A chart's numbers as the reader sees them: the server draws them into axis labels, data labels
 // and tooltips, the public page into its table and KPI, and the embed's script into a refreshed
@@ -62,6 +62,26 @@ export function formatChartNumber(
 		options.maximumFractionDigits = 2
 	}
 	return formatterFor(options, locale).format(value)
+}
+
+/**
+ * How one series' values read: a percent of total is a percent (its values are fractions);
+ * otherwise the series' own format over the chart's; without one, the chart's, except that a
+ * count is a plain number on a chart of money or percents.
+ */
+export function seriesNumberFormat(
+	chart: ChartNumberFormat,
+	series: Pick<ChartSeries, 'aggregation' | 'transform' | 'numberFormat'>,
+): ChartNumberFormat {
+	if (series.transform === 'percent_of_total') {
+		return { ...chart, style: 'percent', compact: false }
+	}
+	if (series.numberFormat) {
+		return { ...chart, ...series.numberFormat }
+	}
+	const isCount = series.aggregation === 'count' || series.aggregation === 'count_distinct'
+	// Whole numbers: the cents of money do not apply to them either.
+	return isCount && chart.style !== 'number' ? { ...chart, style: 'number', decimals: null } : chart
 }
 
 /** A change as a fraction, signed and in percent: `+25%`, `-12.5%`; no sign for zero. */

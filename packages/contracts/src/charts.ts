@@ -48,6 +48,33 @@ export type SeriesTransform = z.infer<typeof seriesTransformSchema>
 export const seriesCompareSchema = z.enum(['none', 'previous_period', 'previous_year'])
 export type SeriesCompare = z.infer<typeof seriesCompareSchema>
 
+const currencyCodeSchema = z
+	.string()
+	.regex(/^[A-Z]{3}$/, 'Use a three-letter currency code, such as USD.')
+	.default('USD')
+
+export const numberFormatStyleSchema = z.enum(['number', 'currency', 'percent'])
+export const chartNumberFormatSchema = z.object({
+	style: numberFormatStyleSchema.default('number'),
+	/** ISO 4217, for `currency`. */
+	currency: currencyCodeSchema,
+	/** Digits after the decimal point; null lets the value decide (at most 2). */
+	decimals: z.number().int().min(0).max(6).nullable().default(null),
+	/** 1.2K, 3.4M */
+	compact: z.boolean().default(false),
+})
+export type ChartNumberFormat = z.infer<typeof chartNumberFormatSchema>
+
+/**
+ * A series' own format, over the chart's (its decimals and compact setting still apply): a count
+ * next to a sum of money reads "12", not "$12.00".
+ */
+export const seriesNumberFormatSchema = z.object({
+	style: numberFormatStyleSchema,
+	currency: currencyCodeSchema,
+})
+export type SeriesNumberFormat = z.infer<typeof seriesNumberFormatSchema>
+
 export const maxSeries = 5
 
 export const chartSeriesSchema = z.object({
@@ -64,6 +91,11 @@ export const chartSeriesSchema = z.object({
 	 * date bucket against the one before it. previous_year: the same window or bucket a year earlier.
 	 */
 	compare: seriesCompareSchema.default('none'),
+	/**
+	 * Null: the chart's format, except that counts are never money or percents and a percent of
+	 * total is always a percent (see `seriesNumberFormat`).
+	 */
+	numberFormat: seriesNumberFormatSchema.nullable().default(null),
 })
 export type ChartSeries = z.infer<typeof chartSeriesSchema>
 
@@ -103,21 +135,6 @@ export type ChartDateRange = z.infer<typeof chartDateRangeSchema>
 
 export const palettes = ['notion', 'default', 'pastel', 'vivid', 'mono', 'warm', 'cool'] as const
 export const paletteSchema = z.enum(palettes)
-
-export const numberFormatStyleSchema = z.enum(['number', 'currency', 'percent'])
-export const chartNumberFormatSchema = z.object({
-	style: numberFormatStyleSchema.default('number'),
-	/** ISO 4217, for `currency`. */
-	currency: z
-		.string()
-		.regex(/^[A-Z]{3}$/, 'Use a three-letter currency code, such as USD.')
-		.default('USD'),
-	/** Digits after the decimal point; null lets the value decide (at most 2). */
-	decimals: z.number().int().min(0).max(6).nullable().default(null),
-	/** 1.2K, 3.4M */
-	compact: z.boolean().default(false),
-})
-export type ChartNumberFormat = z.infer<typeof chartNumberFormatSchema>
 
 export const chartDisplaySchema = z.object({
 	title: z.string().trim().max(200).nullable().default(null),
@@ -169,6 +186,7 @@ export const chartConfigSchema = z.object({
 				label: null,
 				transform: 'none',
 				compare: 'none',
+				numberFormat: null,
 			},
 		]),
 	/** Group each series by a second property (stacked or grouped bars, several lines, pie slices by x). */
@@ -260,6 +278,8 @@ export const figureSeriesSchema = z.object({
 	isComparison: z.boolean(),
 	/** One per category, in the same order; null where a group has no value (min of nothing). */
 	values: z.array(z.number().nullable()),
+	/** How its values read (absent: the chart's format). */
+	format: chartNumberFormatSchema.optional(),
 })
 export type FigureSeries = z.infer<typeof figureSeriesSchema>
 

@@ -124,6 +124,25 @@ test('a dashboard of two charts: arranged with the keyboard menu, saved, publish
 		'the taller tile is still taller',
 	)
 
+	// Each tile is redrawn at the phone's width, not the desktop drawing shrunk to it.
+	const drawnWidths = () =>
+		tiles.evaluateAll((sections) =>
+			sections.map((section) => {
+				const svg = section.querySelector('.bs-chart-svg svg')
+				const body = section.querySelector('.bs-chart-body')
+				return { drawn: Number(svg?.getAttribute('width')), room: body?.clientWidth ?? 0 }
+			}),
+		)
+	const deadline = Date.now() + 10_000
+	let widths = await drawnWidths()
+	while (widths.some(({ drawn, room }) => Math.abs(drawn - room) > room * 0.2) && Date.now() < deadline) {
+		await visitor.page.waitForTimeout(100)
+		widths = await drawnWidths()
+	}
+	for (const { drawn, room } of widths) {
+		assert.ok(room < 400 && Math.abs(drawn - room) <= room * 0.2, `drawn for the phone: ${JSON.stringify(widths)}`)
+	}
+
 	assertNoProblems(problems, [otherToolsAnswer])
 	assertNoProblems(visitor.problems)
 })

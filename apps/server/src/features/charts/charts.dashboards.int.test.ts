@@ -81,6 +81,20 @@ describe('dashboards', () => {
 		expect(wide?.chart.id).toBe(first)
 		expect(JSON.stringify(page.body)).not.toContain('"values":{')
 
+		// One tile redrawn at a phone's width, as the page's script asks when a tile is far narrower.
+		const phone = await t.request('GET', `/api/charts/dashboards/${id}/tiles/0?width=360&theme=light`)
+		expect(phone.status).toBe(200)
+		expect(phone.body.id).toBe(first)
+		expect(phone.body.svg).toMatch(/^<svg[^>]*width="360"/)
+		expect(JSON.stringify(phone.body)).not.toContain('"values":{')
+		expect((await t.request('GET', `/api/charts/dashboards/${id}/tiles/2`)).status).toBe(404)
+		const badIndex = await t.request('GET', `/api/charts/dashboards/${id}/tiles/first`)
+		expect(badIndex.status).toBe(400)
+		expect(JSON.stringify(badIndex.body)).toContain('index')
+		const badWidth = await t.request('GET', `/api/charts/dashboards/${id}/tiles/0?width=5`)
+		expect(badWidth.status).toBe(400)
+		expect(JSON.stringify(badWidth.body)).toContain('width')
+
 		// Its page has every tile drawn in the HTML, placed on the grid, and may be framed by Notion.
 		const html = await t.request('GET', `/charts/dashboards/${id}?theme=auto`)
 		expect(html.status).toBe(200)
@@ -100,6 +114,7 @@ describe('dashboards', () => {
 
 		await t.request('PATCH', `/dashboard/charts/dashboards/${id}`, { token: owner.token, json: { published: false } })
 		expect((await t.request('GET', `/api/charts/dashboards/${id}`)).status).toBe(404)
+		expect((await t.request('GET', `/api/charts/dashboards/${id}/tiles/0`)).status).toBe(404)
 		const gone = await t.request('GET', `/charts/dashboards/${id}`)
 		expect(gone.status).toBe(404)
 		expect(gone.body as string).not.toContain('<svg')

@@ -1,11 +1,13 @@
 import { formatUpdatedAgo } from '@blocksmith/contracts/chart-format.ts'
 import type { PublicDashboard } from '@blocksmith/contracts/charts.ts'
 import type { PageRender } from '#src/lib/page-render.ts'
+import { tileDrawWidth } from './charts.dashboards.ts'
 import { commonHead, drawingOf, escapeAttribute, escapeText } from './charts.page.ts'
 
 // The public dashboard page (/charts/dashboards/{id}): every tile's chart drawn into the HTML on
 // the dashboard's 12-column grid (one column on a phone), with the chart page's look and script
-// (tooltips and legends work per tile). Auto-refresh reloads the page: a tile's chart may not be
+// (tooltips and legends work per tile; a tile far narrower than drawn, as on a phone, is redrawn
+// at its width). Auto-refresh reloads the page: a tile's chart may not be
 // published on its own, so the page, not the chart's API, is what refreshes it.
 
 type Theme = 'auto' | 'light' | 'dark'
@@ -74,17 +76,18 @@ export function renderDashboardPage(input: DashboardPageInput): PageRender {
 	// Each tile's script data: tooltips and legend toggles, nothing refreshed per tile.
 	const data = {
 		dashboard: {
-			tiles: dashboard.tiles.map((tile) =>
+			tiles: dashboard.tiles.map((tile, index) =>
 				tile.chart
 					? {
 							id: tile.chart.id,
 							name: tile.chart.name,
 							type: tile.chart.type,
-							apiPath: '',
+							// Redrawn at the tile's real width when it is far from the drawn one (a phone).
+							apiPath: `/api/charts/dashboards/${encodeURIComponent(dashboard.id)}/tiles/${index}`,
 							theme: input.theme,
 							transparent: input.transparent,
 							refreshSeconds: null,
-							width: null,
+							width: tileDrawWidth(tile),
 							numberFormat: tile.chart.display.numberFormat,
 							xAxisTitle: tile.chart.display.xAxisTitle,
 							updatedAt: tile.chart.dataUpdatedAt ?? tile.chart.figures.computedAt,

@@ -6,6 +6,7 @@ import {
 	dashboardColumns,
 	dashboardEmbedSchema,
 	dashboardRowHeight,
+	type PublicChart,
 	type PublicDashboard,
 	type UpdateDashboard,
 } from '@blocksmith/contracts/charts.ts'
@@ -143,12 +144,18 @@ export async function deleteDashboard(ctx: ChartsCtx, id: string): Promise<void>
 		.where(and(eq(chartDashboards.id, dashboard.id), eq(chartDashboards.organizationId, ctx.orgId)))
 }
 
-/** A published dashboard with each tile's chart computed and drawn at the tile's width; 404 otherwise. */
-export async function publicDashboard(
-	deps: ChartsDeps,
-	id: string,
-	query: { theme?: 'auto' | 'light' | 'dark' | undefined },
-): Promise<PublicDashboard> {
+/** How wide a tile's chart is drawn in the page (the grid's width on a desktop); the script redraws it at its real width. */
+export function tileDrawWidth(tile: { w: number }): number {
+	return Math.max(240, Math.round((tile.w / dashboardColumns) * gridWidth))
+}
+
+/** The room a tile leaves for its drawing: the tile's title is the page's, above it. */
+function tileDrawHeight(tile: { h: number }): number {
+	return Math.max(120, tile.h * dashboardRowHeight - 48)
+}
+
+/** A published dashboard and its charts' rows; 404 otherwise. */
+async function publishedDashboard(deps: ChartsDeps, id: string) {
 	const [record] = await deps.db
 		.select()
 		.from(chartDashboards)
@@ -164,20 +171,35 @@ export async function publicDashboard(
 					.from(charts)
 					.leftJoin(workspaceDatabases, eq(workspaceDatabases.id, charts.databaseId))
 					.where(and(eq(charts.organizationId, dashboard.organizationId), inArray(charts.id, chartIds)))
-	const byId = new Map(rows.map((row) => [row.chart.id, row]))
+	return { dashboard, embed, byId: new Map(rows.map((row) => [row.chart.id, row])) }
+}
+
+type Published = Awaited<ReturnType<typeof publishedDashboard>>
+
+/** One tile's chart drawn at `width`; the dashboard's embed settings win over the chart's own: one look for the page. */
+async function tileChart(
+	deps: ChartsDeps,
+	{ embed, byId }: Published,
+	tile: DashboardTile,
+	query: { theme: 'auto' | 'light' | 'dark'; width: number },
+): Promise<PublicChart | null> {
+	const row = byId.get(tile.chartId)
+	const chart = row ? await publicChartOf(deps, row, { ...query, height: tileDrawHeight(tile), isTile: true }) : null
+	return chart ? { ...chart, embed: { ...chart.embed, ...embed, allowDownloads: false } } : null
+}
+
+/** A published dashboard with each tile's chart computed and drawn at the tile's width; 404 otherwise. */
+export async function publicDashboard(
+	deps: ChartsDeps,
+	id: string,
+	query: { theme?: 'auto' | 'light' | 'dark' | undefined },
+): Promise<PublicDashboard> {
+	const published = await publishedDashboard(deps, id)
+	const { dashboard, embed } = published
 	const theme = query.theme ?? embed.theme
 	const tiles: PublicDashboard['tiles'] = []
 	for (const tile of dashboard.tiles) {
-		const row = byId.get(tile.chartId)
-		const width = Math.max(240, Math.round((tile.w / dashboardColumns) * gridWidth))
-		// The tile's title is the page's, above the drawing: the drawing takes the rest of the tile.
-		const height = Math.max(120, tile.h * dashboardRowHeight - 48)
-		// The dashboard's embed settings win over each chart's own: one look for the whole page.
-		const chart = row ? await publicChartOf(deps, row, { theme, width, height, isTile: true }) : null
-		tiles.push({
-			...tile,
-			chart: chart ? { ...chart, embed: { ...chart.embed, ...embed, allowDownloads: false } } : null,
-		})
+		tiles.push({ ...tile, chart: await tileChart(deps, published, tile, { theme, width: tileDrawWidth(tile) }) })
 	}
 	return {
 		id: dashboard.id,
@@ -186,4 +208,23 @@ export async function publicDashboard(
 		embed,
 		tiles,
 	}
+}
+
+/**
+ * One tile of a published dashboard drawn at the width it has on the reader's screen (a phone
+ * shows tiles one above the other, each as wide as the screen); 404 for a tile that is not there.
+ */
+export async function publicDashboardTile(
+	deps: ChartsDeps,
+	id: string,
+	index: number,
+	query: { theme?: 'auto' | 'light' | 'dark' | undefined; width?: number | undefined },
+): Promise<PublicChart> {
+	const published = await publishedDashboard(deps, id)
+	const tile = published.dashboard.tiles[index]
+	const theme = query.theme ?? published.embed.theme
+	const chart = tile
+		? await tileChart(deps, published, tile, { theme, width: query.width ?? tileDrawWidth(tile) })
+		: null
+	return found(chart, 'This dashboard has no chart there.')
 }

@@ -464,6 +464,44 @@ describe('number (KPI)', () => {
 			may15,
 		)
 		expect(nothingBefore.kpi).toMatchObject({ value: 2, previous: 0, change: null })
+		const nothingEither = await figuresOf(
+			database,
+			{
+				type: 'number',
+				series: [{ id: 's', aggregation: 'count', compare: 'previous_year' }],
+				dateRange: { property: 'when', range: 'last_year' },
+			},
+			may15,
+		)
+		// Nothing then and nothing now is no change, not an unknown one.
+		expect(nothingEither.kpi).toMatchObject({ value: 0, previous: 0, change: 0 })
+	})
+})
+
+describe('number formats', () => {
+	test("each series carries the format its values read in: the chart's, a count's, a percent's or its own", async () => {
+		const database = await databaseWith([
+			{ values: { kind: 'Big', amount: 30 } },
+			{ values: { kind: 'Big', amount: 10 } },
+			{ values: { kind: 'Small', amount: 20 } },
+		])
+		const euro = { style: 'currency', currency: 'EUR', decimals: 2, compact: false } as const
+		const figures = await figuresOf(database, {
+			type: 'bar',
+			x: { property: 'kind' },
+			series: [
+				{ id: 'sum', aggregation: 'sum', property: 'amount' },
+				{ id: 'count', aggregation: 'count' },
+				{ id: 'share', aggregation: 'sum', property: 'amount', transform: 'percent_of_total' },
+				{ id: 'yen', aggregation: 'max', property: 'amount', numberFormat: { style: 'currency', currency: 'JPY' } },
+			],
+			display: { numberFormat: euro },
+		})
+		const formatOf = (id: string) => figures.series.find((series) => series.seriesId === id)?.format
+		expect(formatOf('sum')).toEqual(euro)
+		expect(formatOf('count')).toEqual({ ...euro, style: 'number', decimals: null })
+		expect(formatOf('share')).toEqual({ ...euro, style: 'percent' })
+		expect(formatOf('yen')).toEqual({ ...euro, currency: 'JPY' })
 	})
 })
 

@@ -1,3 +1,4 @@
+import { seriesNumberFormat } from '@blocksmith/contracts/chart-format.ts'
 import {
 	type ChartConfig,
 	type ChartFigures,
@@ -78,7 +79,14 @@ export async function computeFigures(
 	if (read.wasStale) {
 		options.onProjectionStale?.(read.wanted ?? [])
 	}
-	return figures
+	return withFormats(figures, config)
+}
+
+/** Each series with the format its values read in (a count on a chart of money is no money). */
+function withFormats(figures: ChartFigures, config: ChartConfig): ChartFigures {
+	const chart = config.display.numberFormat
+	const formats = new Map(config.series.map((series) => [series.id, seriesNumberFormat(chart, series)]))
+	return { ...figures, series: figures.series.map((s) => ({ ...s, format: formats.get(s.seriesId) ?? chart })) }
 }
 
 function isUndefinedTable(error: unknown): boolean {
@@ -127,7 +135,15 @@ async function computeKpiFigures(
 		previous = before.groups[0]?.values[0] ?? emptyValue(series.aggregation)
 		previousName = previousLabel(range.range, series.compare)
 	}
-	const change = value === null || previous === null || previous === 0 ? null : (value - previous) / Math.abs(previous)
+	// From nothing to something is no percentage: null, and the drawing says "up from 0".
+	const change =
+		value === null || previous === null
+			? null
+			: previous === 0
+				? value === 0
+					? 0
+					: null
+				: (value - previous) / Math.abs(previous)
 	const currentLabel = range ? rangeLabel(range.range) : 'All time'
 	const name = seriesName(series, measure.field)
 	const figures: FigureSeries[] = [

@@ -34,9 +34,20 @@ const removedDatabase: ChartProblem = {
 		'The database of this chart was removed or its workspace disconnected. Duplicate the chart onto another database, or delete it.',
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>()
+
 /** The calendar day in the chart's zone: relative ranges and "today" move with it. */
 function dayIn(timeZone: string, now: Date): string {
-	return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now)
+	// Making a formatter costs more than the rest of a cached load: one per zone, kept.
+	let format = dayFormats.get(timeZone)
+	if (!format) {
+		format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+		if (dayFormats.size > 500) {
+			dayFormats.clear()
+		}
+		dayFormats.set(timeZone, format)
+	}
+	return format.format(now)
 }
 
 function cacheKeyOf(config: ChartConfig, database: DatabaseRecord, now: Date): string {
@@ -78,17 +89,19 @@ export async function chartFiguresOf(
 	if (!database) {
 		return problemFigures(config.type, [removedDatabase], now)
 	}
-	const problems = validateChartConfig(database.properties, config)
-	if (problems.length > 0) {
-		return problemFigures(config.type, problems, now)
-	}
 	const key = cacheKeyOf(config, database, now)
 	const [cached] = await deps.db
 		.select({ cacheKey: chartFigures.cacheKey, figures: chartFigures.figures })
 		.from(chartFigures)
 		.where(eq(chartFigures.chartId, chart.id))
+	// Only valid settings are cached, and the key holds the settings and the schema they were
+	// checked against: a hit needs no check.
 	let figures = cached?.cacheKey === key ? cached.figures : null
 	if (!figures) {
+		const problems = validateChartConfig(database.properties, config)
+		if (problems.length > 0) {
+			return problemFigures(config.type, problems, now)
+		}
 		figures = await computeFigures(deps.db, { id: database.id, properties: database.properties }, config, {
 			now,
 			useProjection: true,

@@ -140,7 +140,7 @@ function figuresTable(chart: Pick<PublicChart, 'figures' | 'display'>): string {
 			const cells = figures.series
 				.map(
 					(series) =>
-						`<td class="bs-num">${escapeText(formatChartNumber(series.values[row], display.numberFormat))}</td>`,
+						`<td class="bs-num">${escapeText(formatChartNumber(series.values[row], series.format ?? display.numberFormat))}</td>`,
 				)
 				.join('')
 			return `<tr><th scope="row">${escapeText(category.label)}</th>${cells}</tr>`

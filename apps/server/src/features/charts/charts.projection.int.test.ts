@@ -92,7 +92,8 @@ describe('the typed projection', () => {
 		})
 		expect(created.status).toBe(201)
 		const projection = () => t.db.select().from(chartProjections).where(eq(chartProjections.databaseId, invoices.id))
-		const figures = (id: string) => t.request('GET', `/dashboard/local_charts/charts/${id}/render`, { token: owner.token })
+		const figures = (id: string) =>
+			t.request('GET', `/dashboard/local_charts/charts/${id}/render`, { token: owner.token })
 
 		await figures(created.body.id)
 		const built = await until('the projection', projection, (rows) => rows.length === 1)

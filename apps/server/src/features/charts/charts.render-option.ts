@@ -30,7 +30,10 @@ type Context = {
 	display: ChartDisplay
 	colors: ThemeColors
 	palette: string[]
+	/** In the chart's number format. */
 	format: (value: number | null | undefined) => string
+	/** In a series' own format (a count next to money reads as a count). */
+	formatOf: (series: FigureSeries | undefined) => (value: number | null | undefined) => string
 	width: number
 	height: number
 }
@@ -51,6 +54,7 @@ export function buildChartOption(input: RenderInput): BuiltOption | null {
 		colors,
 		palette: paletteColors(display.palette, theme),
 		format: (value) => formatChartNumber(value, display.numberFormat),
+		formatOf: (series) => (value) => formatChartNumber(value, series?.format ?? display.numberFormat),
 		width,
 		height,
 	}
@@ -210,7 +214,15 @@ function cartesianOf(type: 'bar' | 'line' | 'area', figures: ChartFigures, conte
 			compact: false,
 			decimals: null,
 		})
-	const axisFormat = isPercent ? percentFormat : context.format
+	// The value axis in the series' format when they share one; plain numbers under series of
+	// several kinds (money and a count), which no single unit describes.
+	const formats = new Set(series.map((s) => JSON.stringify(s.format ?? display.numberFormat)))
+	const sharedFormat =
+		formats.size === 1
+			? context.formatOf(series[0])
+			: (value: number | null | undefined) =>
+					formatChartNumber(value, { ...display.numberFormat, style: 'number', decimals: null })
+	const axisFormat = isPercent ? percentFormat : sharedFormat
 	const colors = seriesColors(series, context)
 	const isHorizontal = type === 'bar' && display.orientation === 'horizontal'
 	const labels = figures.categories.map((category) => category.label)
@@ -220,12 +232,11 @@ function cartesianOf(type: 'bar' | 'line' | 'area', figures: ChartFigures, conte
 	const echartsSeries = series.map((s, seriesIndex) => {
 		const values = isPercent ? s.values.map((_, index) => shareOf(s, index)) : s.values
 		const color = colors[seriesIndex] ?? context.colors.other
+		const format = context.formatOf(s)
 		tips.push(
 			figures.categories.map((category, index) => {
 				const value = s.values[index] ?? null
-				const shown = isPercent
-					? `${context.format(value)} (${percentFormat(shareOf(s, index))})`
-					: context.format(value)
+				const shown = isPercent ? `${format(value)} (${percentFormat(shareOf(s, index))})` : format(value)
 				return `${category.label}\n${s.name}: ${shown}`
 			}),
 		)
@@ -235,7 +246,7 @@ function cartesianOf(type: 'bar' | 'line' | 'area', figures: ChartFigures, conte
 			color: isStacked ? '#ffffff' : context.colors.muted,
 			fontFamily,
 			fontSize: 11,
-			formatter: (params: { value: unknown }) => axisFormat(numberOf(params.value)),
+			formatter: (params: { value: unknown }) => (isPercent ? percentFormat : format)(numberOf(params.value)),
 		}
 		if (type === 'bar') {
 			const bar: BarSeriesOption = {
@@ -375,6 +386,7 @@ function pieOf(figures: ChartFigures, context: Context): Drawing {
 			decimals: null,
 			compact: false,
 		})
+	const format = context.formatOf(figures.series[0])
 	const place = legendPlace(display, slices.length, context.width >= 480 ? 'right' : 'bottom')
 	const grid = gridOf(place, context)
 	const plotWidth = context.width - grid.left - grid.right
@@ -404,14 +416,14 @@ function pieOf(figures: ChartFigures, context: Context): Drawing {
 						fontFamily,
 						fontSize: 11,
 						formatter: (params: { name: string; value: unknown }) =>
-							`${params.name}: ${context.format(numberOf(params.value))}`,
+							`${params.name}: ${format(numberOf(params.value))}`,
 					},
 					labelLine: { show: display.dataLabels, lineStyle: { color: context.colors.axis } },
 					emphasis: { disabled: true },
 				},
 			],
 		} as EChartsOption,
-		tips: [slices.map((slice) => `${slice.name}: ${context.format(slice.value)} (${share(slice.value)})`)],
+		tips: [slices.map((slice) => `${slice.name}: ${format(slice.value)} (${share(slice.value)})`)],
 	}
 }
 
@@ -507,7 +519,8 @@ function kpiOf(figures: ChartFigures, context: Context): Drawing {
 	}
 	const { colors, width, height } = context
 	const top = context.display.title ? 32 : 0
-	const value = context.format(kpi.value)
+	const format = context.formatOf(figures.series[0])
+	const value = format(kpi.value)
 	const size = Math.round(Math.max(24, Math.min(64, (height - top) * 0.3, (width / Math.max(4, value.length)) * 1.5)))
 	const middle = top + (height - top) / 2
 	const valueY = middle - size * 0.45
@@ -531,13 +544,16 @@ function kpiOf(figures: ChartFigures, context: Context): Drawing {
 		text(valueY + size * 0.7 + 4, kpi.currentLabel, colors.muted, 13),
 	]
 	if (kpi.previousLabel !== null) {
-		const change = kpi.change
-		const arrow = change === null || change === 0 ? '' : change > 0 ? '▲ ' : '▼ '
-		const fill = change === null || change === 0 ? colors.muted : change > 0 ? colors.up : colors.down
+		// Up or down from 0 has no percentage: the direction, then "from 0", says it.
+		const isFromZero = kpi.change === null && kpi.previous === 0 && kpi.value !== null && kpi.value !== 0
+		const direction = isFromZero ? Math.sign(kpi.value ?? 0) : Math.sign(kpi.change ?? 0)
+		const arrow = direction === 0 ? '' : direction > 0 ? '▲ ' : '▼ '
+		const fill = direction === 0 ? colors.muted : direction > 0 ? colors.up : colors.down
+		const changeText = isFromZero ? `${direction > 0 ? 'up' : 'down'} from ${format(0)}` : formatChartChange(kpi.change)
 		const changeY = valueY + size * 0.7 + 30
 		elements.push(
-			text(changeY, `${arrow}${formatChartChange(change)}`, fill, 15, 600),
-			text(changeY + 22, `vs ${kpi.previousLabel}: ${context.format(kpi.previous)}`, colors.muted, 12),
+			text(changeY, `${arrow}${changeText}`, fill, 15, 600),
+			text(changeY + 22, `vs ${kpi.previousLabel}: ${format(kpi.previous)}`, colors.muted, 12),
 		)
 	}
 	return { option: { graphic: { elements } } as EChartsOption, tips: [] }

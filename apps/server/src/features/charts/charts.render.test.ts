@@ -195,6 +195,26 @@ describe('renderChartSvg', () => {
 		expect(all(doc, '[ecmeta_ssr_type="label"][ecmeta_series_index="0"]').length).toBeGreaterThanOrEqual(3)
 	})
 
+	test('each series reads in its own format; the axis in theirs when shared, plain numbers when not', async () => {
+		const euro = { style: 'currency', currency: 'EUR', decimals: null, compact: false } as const
+		const count = { ...euro, style: 'number' } as const
+		const mixed = figures({
+			series: [
+				series('s1', 'Sum of Amount', [1200, 3400, 900], { format: euro }),
+				series('s2', 'Count', [3, 5, 2], { seriesId: 's2', format: count }),
+			],
+		})
+		const doc = parse(await renderChartSvg(input({ figures: mixed, display: display({ numberFormat: euro }) })))
+		expect(dataPoints(doc, 0)[1]?.getAttribute('ecmeta_tip')).toBe('Feb 2026\nSum of Amount: €3,400')
+		expect(dataPoints(doc, 1)[1]?.getAttribute('ecmeta_tip')).toBe('Feb 2026\nCount: 5')
+		// Money and a count share one axis: its labels are plain numbers, neither unit.
+		expect(texts(doc).some((text) => text.startsWith('€'))).toBe(false)
+		expect(texts(doc)).toEqual(expect.arrayContaining(['3,000']))
+
+		const shared = figures({ series: [series('s1', 'Sum of Amount', [1200, 3400, 900], { format: euro })] })
+		expect(texts(parse(await renderChartSvg(input({ figures: shared }))))).toEqual(expect.arrayContaining(['€3,000']))
+	})
+
 	test('labels, names and titles with markup stay text', async () => {
 		const hostile = '<script>alert(1)</script>'
 		const image = '<img src=x onerror="alert(2)">'
@@ -326,6 +346,15 @@ describe('renderChartSvg', () => {
 			kpi: { value: null, previous: null, change: null, currentLabel: 'All time', previousLabel: null },
 		})
 		expect(texts(parse(await renderChartSvg(input({ type: 'number', figures: alone }))))).toEqual(['–', 'All time'])
+		// From nothing to something: no percentage, the direction "from 0", in the series' format.
+		const fromZero = figures({
+			categories: [],
+			series: [series('s1', 'Sum of Amount', [1500], { format: usd.numberFormat })],
+			kpi: { value: 1500, previous: 0, change: null, currentLabel: 'This month', previousLabel: 'Last month' },
+		})
+		const rose = parse(await renderChartSvg(input({ type: 'number', figures: fromZero })))
+		expect(texts(rose)).toEqual(['$1,500', 'This month', '▲ up from $0', 'vs Last month: $0'])
+		expect(all(rose, 'text')[2]?.getAttribute('fill')).toBe('#448361')
 	})
 
 	test('nothing is drawn for a table or for figures with problems', async () => {

@@ -10,6 +10,7 @@ import {
 	createChartSchema,
 	createDashboardSchema,
 	dashboardSchema,
+	maxDashboardTiles,
 	publicChartQuerySchema,
 	publicChartSchema,
 	publicDashboardSchema,
@@ -29,6 +30,7 @@ import {
 	getDashboard,
 	listDashboards,
 	publicDashboard,
+	publicDashboardTile,
 	updateDashboard,
 } from './charts.dashboards.ts'
 import type { ChartsCtx, ChartsDeps } from './charts.deps.ts'
@@ -159,6 +161,14 @@ function routesFor(tool: WorkspaceTool) {
 }
 
 /** Dashboards hold charts of either tool: their paths name none. */
+const tileParams = idParams.extend({
+	index: z.coerce
+		.number()
+		.int()
+		.min(0)
+		.max(maxDashboardTiles - 1),
+})
+
 const dashboardRoutes = (() => {
 	const { 400: bad, 404: notFound } = commonProblems
 	return {
@@ -207,6 +217,14 @@ const dashboardRoutes = (() => {
 			summary: 'A published dashboard: each chart’s figures and drawing at its tile’s size — never rows',
 			request: { params: idParams, query: publicChartQuerySchema.pick({ theme: true }) },
 			responses: { 200: jsonResponse(publicDashboardSchema, 'The dashboard'), 400: bad, 404: notFound },
+		}),
+		publicDashboardTile: createRoute({
+			method: 'get',
+			path: '/api/charts/dashboards/{id}/tiles/{index}',
+			tags: ['Charts (public)'],
+			summary: 'One tile of a published dashboard drawn at a width (the page redraws tiles at a phone’s width)',
+			request: { params: tileParams, query: publicChartQuerySchema },
+			responses: { 200: jsonResponse(publicChartSchema, 'The tile’s chart'), 400: bad, 404: notFound },
 		}),
 	}
 })()
@@ -314,6 +332,11 @@ export function createChartRoutes(deps: { auth: Auth; charts: ChartsDeps }) {
 	router.openapi(dashboardRoutes.publicDashboard, async (c) => {
 		c.header('cache-control', 'no-cache')
 		return c.json(await publicDashboard(deps.charts, id(c), c.req.valid('query')), 200)
+	})
+	router.openapi(dashboardRoutes.publicDashboardTile, async (c) => {
+		c.header('cache-control', 'no-cache')
+		const { index } = c.req.valid('param')
+		return c.json(await publicDashboardTile(deps.charts, id(c), index, c.req.valid('query')), 200)
 	})
 	return router
 }

@@ -155,7 +155,7 @@ function PivotTable({ figures, numberFormat }: { figures: ChartFigures; numberFo
 							</th>
 							{figures.series.map((series) => (
 								<td key={series.key} className="px-3 py-1.5 text-right tabular-nums">
-									{formatFigure(series.values[index] ?? null, numberFormat)}
+									{formatFigure(series.values[index] ?? null, series.format ?? numberFormat)}
 								</td>
 							))}
 						</tr>

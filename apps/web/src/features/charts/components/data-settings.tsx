@@ -1,6 +1,7 @@
 import {
 	aggregations,
 	type ChartConfig,
+	type ChartNumberFormat,
 	type ChartSeries,
 	type ChartX,
 	dateBuckets,
@@ -33,6 +34,7 @@ import {
 } from '../lib/chart-config.ts'
 import { chartTypeIcon } from './chart-type-icon.tsx'
 import { Switch } from './controls.tsx'
+import { SeriesFormatField } from './series-format.tsx'
 import {
 	OptionalNumberInput,
 	PropertySelect,
@@ -267,6 +269,7 @@ function SeriesSettings({ config, properties, errors, onChange }: SettingsProps)
 							properties={properties}
 							errors={errors}
 							canRemove={config.series.length > 1}
+							chartFormat={config.display.numberFormat}
 							onChange={(next, path) =>
 								setSeries(
 									config.series.map((item, position) => (position === index ? next : item)),
@@ -293,11 +296,21 @@ type SeriesEditorProps = {
 	properties: PropertyChoice[]
 	errors: SettingsProps['errors']
 	canRemove: boolean
+	chartFormat: ChartNumberFormat
 	onChange: (series: ChartSeries, path: string) => void
 	onRemove: () => void
 }
 
-function SeriesEditor({ series, index, properties, errors, canRemove, onChange, onRemove }: SeriesEditorProps) {
+function SeriesEditor({
+	series,
+	index,
+	properties,
+	errors,
+	canRemove,
+	chartFormat,
+	onChange,
+	onRemove,
+}: SeriesEditorProps) {
 	const name = `Series ${index + 1}`
 	const error = (path: string) => errors[`series.${index}.${path}`]
 	const choices = needsNumber(series.aggregation) ? properties.filter(isNumberValued) : properties
@@ -369,6 +382,7 @@ function SeriesEditor({ series, index, properties, errors, canRemove, onChange, 
 					/>
 				</Field>
 			</div>
+			<SeriesFormatField series={series} chartFormat={chartFormat} error={error} onChange={onChange} />
 		</fieldset>
 	)
 }

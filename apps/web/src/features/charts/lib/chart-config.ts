@@ -142,6 +142,7 @@ export function newSeries(series: readonly ChartSeries[]): ChartSeries {
 		label: null,
 		transform: 'none',
 		compare: 'none',
+		numberFormat: null,
 	}
 }
 

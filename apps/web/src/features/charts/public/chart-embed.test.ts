@@ -158,6 +158,29 @@ describe('the chart embed', () => {
 		expect(fetch).toHaveBeenCalledTimes(1)
 	})
 
+	test('a frame resized far from its drawing redraws once the resizing stops', () => {
+		vi.useFakeTimers()
+		const fetch = vi.fn(async () => new Response('{}', { status: 500 }))
+		vi.stubGlobal('fetch', fetch)
+		const root = mount()
+		// jsdom lays nothing out: the body's width is what a browser would measure.
+		const body = root.querySelector('.bs-chart-body') as HTMLElement
+		let width = 400
+		Object.defineProperty(body, 'clientWidth', { get: () => width })
+		startEmbed(root, { ...data, width: 400 })
+		width = 440
+		window.dispatchEvent(new Event('resize'))
+		vi.advanceTimersByTime(300)
+		expect(fetch).not.toHaveBeenCalled()
+		width = 360
+		window.dispatchEvent(new Event('resize'))
+		width = 200
+		window.dispatchEvent(new Event('resize'))
+		vi.advanceTimersByTime(300)
+		expect(fetch).toHaveBeenCalledTimes(1)
+		expect(fetch).toHaveBeenCalledWith(expect.stringMatching(/&width=200$/), expect.anything())
+	})
+
 	test('refreshes every refreshSeconds while visible', () => {
 		vi.useFakeTimers()
 		const fetch = vi.fn(async () => new Response('{}', { status: 500 }))

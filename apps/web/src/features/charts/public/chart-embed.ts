@@ -210,7 +210,7 @@ function tableOf(doc: Document, figures: ChartFigures, data: ChartPageData): HTM
 		for (const series of figures.series) {
 			const td = tr.insertCell()
 			td.className = 'bs-num'
-			td.textContent = formatChartNumber(series.values[row], data.numberFormat)
+			td.textContent = formatChartNumber(series.values[row], series.format ?? data.numberFormat)
 		}
 	})
 	wrap.append(table)
@@ -246,8 +246,11 @@ export function startEmbed(root: HTMLElement, data: ChartPageData, win: Window =
 	const widthNow = () =>
 		Math.min(4000, Math.max(120, Math.round(root.querySelector('.bs-chart-body')?.clientWidth ?? 0)))
 
+	// The width the drawing in the page was made for: a page far wider or narrower redraws.
+	let drawnWidth = data.width
 	const load = async (theme: 'light' | 'dark'): Promise<PublicChartResponse> => {
-		const url = `${data.apiPath}?theme=${theme}&width=${widthNow()}`
+		drawnWidth = widthNow()
+		const url = `${data.apiPath}?theme=${theme}&width=${drawnWidth}`
 		const response = await win.fetch(url, { headers: { accept: 'application/json' } })
 		if (!response.ok) {
 			throw new Error(`${url}: ${response.status}`)
@@ -296,10 +299,21 @@ export function startEmbed(root: HTMLElement, data: ChartPageData, win: Window =
 			// A failed refresh keeps the chart shown; the next one tries again.
 		})
 	}
-	// Drawn at a guessed width: redraw once at the frame's own when it is far off.
-	if (data.width && Math.abs(widthNow() - data.width) / data.width > 0.2) {
+	// Drawn at a guessed width: redraw at the frame's own when it is far off, now and after a
+	// resize (a Notion block made wider, a phone turned), once the resizing stops.
+	const isFarOff = () => drawnWidth !== null && Math.abs(widthNow() - drawnWidth) / drawnWidth > 0.2
+	if (isFarOff()) {
 		safely()
 	}
+	let resizing: ReturnType<typeof setTimeout> | undefined
+	win.addEventListener?.('resize', () => {
+		clearTimeout(resizing)
+		resizing = setTimeout(() => {
+			if (isFarOff()) {
+				safely()
+			}
+		}, 250)
+	})
 	// Without both drawings in the page, an auto theme redraws when the appearance changes.
 	if (data.theme === 'auto' && !root.querySelector('[data-variant="dark"]')) {
 		darkQuery?.addEventListener?.('change', safely)
