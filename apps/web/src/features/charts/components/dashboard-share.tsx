@@ -5,9 +5,9 @@ import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Select } from '#src/components/ui/select.tsx'
+import { Switch } from '#src/components/ui/switch.tsx'
 import { dashboardPaths, embedDashboardUrl, publicDashboardUrl } from '../api/dashboards.ts'
 import { copyLink } from './chart-actions.tsx'
-import { Switch } from './controls.tsx'
 import { SettingsSection } from './setting-controls.tsx'
 
 const refreshChoices = [

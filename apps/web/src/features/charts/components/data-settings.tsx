@@ -16,6 +16,7 @@ import { cn } from '#src/components/ui/cn.ts'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
 import { Select } from '#src/components/ui/select.tsx'
+import { Switch } from '#src/components/ui/switch.tsx'
 import {
 	aggregationLabels,
 	compareLabels,
@@ -33,7 +34,6 @@ import {
 	withTypeChoice,
 } from '../lib/chart-config.ts'
 import { chartTypeIcon } from './chart-type-icon.tsx'
-import { Switch } from './controls.tsx'
 import { SeriesFormatField } from './series-format.tsx'
 import {
 	OptionalNumberInput,

@@ -5,6 +5,7 @@ import { useMemo } from 'react'
 import { Button } from '#src/components/ui/button.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
+import { NativeSelect } from '#src/components/ui/native-select.tsx'
 import { Select } from '#src/components/ui/select.tsx'
 import {
 	type FilterOperator,
@@ -20,7 +21,6 @@ import {
 	rangeLabels,
 	withFilterProperty,
 } from '../lib/chart-config.ts'
-import { NativeSelect } from './controls.tsx'
 import { PropertySelect, type SettingsProps, SettingsSection } from './setting-controls.tsx'
 
 /** The browser's own zone: a new chart's, and the first guess for any. */

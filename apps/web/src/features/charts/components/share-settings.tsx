@@ -7,12 +7,12 @@ import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Select } from '#src/components/ui/select.tsx'
+import { Switch } from '#src/components/ui/switch.tsx'
 import { errorMessage } from '#src/lib/api-client.ts'
 import { downloadChart, type ExportFormat } from '../api/charts.ts'
 import type { ChartErrors } from '../lib/chart-config.ts'
 import { chartPaths, embedChartUrl, publicChartUrl } from '../lib/chart-paths.ts'
 import { copyLink } from './chart-actions.tsx'
-import { Switch } from './controls.tsx'
 import { SettingsSection } from './setting-controls.tsx'
 
 const refreshChoices = [

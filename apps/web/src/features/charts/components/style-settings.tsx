@@ -3,8 +3,8 @@ import { cn } from '#src/components/ui/cn.ts'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
 import { Select } from '#src/components/ui/select.tsx'
+import { Switch } from '#src/components/ui/switch.tsx'
 import { paletteSwatches } from '../lib/chart-format.ts'
-import { Switch } from './controls.tsx'
 import { OptionalNumberInput, type SettingsProps, SettingsSection } from './setting-controls.tsx'
 
 const legendLabels: Record<ChartDisplay['legend'], string> = {

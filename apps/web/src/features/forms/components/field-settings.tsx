@@ -7,13 +7,13 @@ import { toast } from 'sonner'
 import { Button } from '#src/components/ui/button.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
+import { Switch } from '#src/components/ui/switch.tsx'
 import { Textarea } from '#src/components/ui/textarea.tsx'
 import { typeLabels } from '#src/workspaces/lib/values.ts'
 import type { DraftErrors } from '../lib/draft.ts'
 import { kindLabels } from '../lib/draft.ts'
 import { DefaultValueInput } from './default-value-input.tsx'
 import { FileRulesSettings } from './file-rules-settings.tsx'
-import { Switch } from './switch.tsx'
 
 type FieldSettingsProps = {
 	field: FormField

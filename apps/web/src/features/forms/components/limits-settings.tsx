@@ -2,10 +2,10 @@ import type { FormLimits } from '@blocksmith/contracts/forms.ts'
 import { useId } from 'react'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
+import { NativeSelect } from '#src/components/ui/native-select.tsx'
 import { Textarea } from '#src/components/ui/textarea.tsx'
 import type { DraftErrors, FormDraft } from '../lib/draft.ts'
 import { browserTimeZone, instantToLocal, localToInstant, timeZones } from '../lib/time-zone.ts'
-import { NativeSelect } from './native-select.tsx'
 
 type LimitsSettingsProps = {
 	draft: FormDraft

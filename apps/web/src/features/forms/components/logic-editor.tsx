@@ -6,9 +6,9 @@ import { useId } from 'react'
 import { Button } from '#src/components/ui/button.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
+import { NativeSelect } from '#src/components/ui/native-select.tsx'
 import type { DraftErrors } from '../lib/draft.ts'
 import { actionLabels, conditionFor, needsValue, newRule, operatorLabel, operatorsFor } from '../lib/logic.ts'
-import { NativeSelect } from './native-select.tsx'
 
 type LogicEditorProps = {
 	logic: LogicRule[]

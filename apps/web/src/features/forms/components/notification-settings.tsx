@@ -4,11 +4,11 @@ import { useId } from 'react'
 import { Checkbox } from '#src/components/ui/checkbox.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
+import { NativeSelect } from '#src/components/ui/native-select.tsx'
+import { Switch } from '#src/components/ui/switch.tsx'
 import { Textarea } from '#src/components/ui/textarea.tsx'
 import { membersQuery } from '#src/core/teams/api/teams.ts'
 import type { DraftErrors, FormDraft } from '../lib/draft.ts'
-import { NativeSelect } from './native-select.tsx'
-import { Switch } from './switch.tsx'
 
 type NotificationSettingsProps = {
 	draft: FormDraft

@@ -7,12 +7,12 @@ import { cn } from '#src/components/ui/cn.ts'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
 import { Spinner } from '#src/components/ui/spinner.tsx'
+import { Switch } from '#src/components/ui/switch.tsx'
 import { Textarea } from '#src/components/ui/textarea.tsx'
 import { errorMessage } from '#src/lib/api-client.ts'
 import { uploadFile } from '#src/workspaces/api/workspaces.ts'
 import { blobQuery } from '../api/forms.ts'
 import type { DraftErrors } from '../lib/draft.ts'
-import { Switch } from './switch.tsx'
 
 /** Files uploaded in this visit, by blob id: their name and a local URL to show them at once. */
 export type LocalUploads = Record<string, { name: string; url: string }>

@@ -4,10 +4,10 @@ import { useId, useState } from 'react'
 import { Button } from '#src/components/ui/button.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
+import { Switch } from '#src/components/ui/switch.tsx'
 import { Textarea } from '#src/components/ui/textarea.tsx'
 import type { DraftErrors } from '../lib/draft.ts'
 import { ImagePicker, type LocalUploads } from './page-settings.tsx'
-import { Switch } from './switch.tsx'
 
 // How the public page looks: mode, colours, font, corners, logo and cover, the author's CSS
 // (confined to the form by the server) and the "Made with Blocksmith" line.

@@ -13,6 +13,7 @@ import { Button } from '#src/components/ui/button.tsx'
 import { ConfirmDialog } from '#src/components/ui/dialog.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
+import { Switch } from '#src/components/ui/switch.tsx'
 import { useIsOwnerOrAdmin } from '#src/core/teams/hooks/use-role.ts'
 import { ApiError } from '#src/lib/api-client.ts'
 import { formatDateTime } from '#src/workspaces/lib/values.ts'
@@ -25,7 +26,6 @@ import {
 	updateWebhook,
 	webhooksQuery,
 } from '../api/forms.ts'
-import { Switch } from './switch.tsx'
 
 // Webhooks are saved as they are edited (not with the draft): each has a secret the server makes,
 // and its deliveries live on their own.

@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react'
-import { cn } from '#src/components/ui/cn.ts'
-import { controlClasses } from '#src/components/ui/control-classes.ts'
+import { cn } from './cn.ts'
+import { controlClasses } from './control-classes.ts'
 
 /**
  * The browser's own <select>, styled like the other controls: for long lists (time zones) and
