@@ -1,7 +1,8 @@
 import { type Dashboard, dashboardEmbedSchema } from '@blocksmith/contracts/charts.ts'
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
-import { json, makeChart, mockApi, problem, renderPage } from '../lib/testing.tsx'
+import { json, mockApi, problem, renderPage } from '#src/test/mock-api.tsx'
+import { makeChart } from '../lib/testing.tsx'
 import { ChartsPage } from '../routes/charts-page.tsx'
 
 function makeDashboard(changes: Partial<Dashboard> = {}): Dashboard {

@@ -2,17 +2,8 @@ import type { Chart, ChartConfig, ChartPreviewRequest, ChartRender, UpdateChart 
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
 import { stubMatchMedia } from '#src/test/match-media.ts'
-import {
-	database,
-	json,
-	makeChart,
-	makeConfig,
-	makeRender,
-	mockApi,
-	problem,
-	renderPage,
-	workspace,
-} from '../lib/testing.tsx'
+import { json, mockApi, problem, renderPage } from '#src/test/mock-api.tsx'
+import { database, makeChart, makeConfig, makeRender, workspace } from '../lib/testing.tsx'
 import { ChartBuilderPage } from './chart-builder-page.tsx'
 
 type ServerOptions = {

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
-import { database, json, makeChart, makeConfig, mockApi, renderPage, workspace } from '../lib/testing.tsx'
+import { json, mockApi, renderPage } from '#src/test/mock-api.tsx'
+import { database, makeChart, makeConfig, workspace } from '../lib/testing.tsx'
 import { ChartsPage } from './charts-page.tsx'
 
 describe('the charts list', () => {

@@ -2,7 +2,8 @@ import { type Dashboard, dashboardEmbedSchema, type UpdateDashboard } from '@blo
 import { act, screen, waitFor } from '@testing-library/react'
 import type { GridLayoutProps, Layout } from 'react-grid-layout'
 import { describe, expect, test, vi } from 'vitest'
-import { json, makeChart, makeRender, mockApi, renderPage } from '../lib/testing.tsx'
+import { json, mockApi, renderPage } from '#src/test/mock-api.tsx'
+import { makeChart, makeRender } from '../lib/testing.tsx'
 import { DashboardEditorPage } from './dashboard-editor-page.tsx'
 
 // Dragging needs a real pointer and real boxes, which jsdom has neither of: the grid is replaced

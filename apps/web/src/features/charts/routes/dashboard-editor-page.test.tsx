@@ -2,7 +2,8 @@ import { type Dashboard, dashboardEmbedSchema, type UpdateDashboard } from '@blo
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
 import { stubMatchMedia } from '#src/test/match-media.ts'
-import { json, makeChart, makeRender, mockApi, problem, renderPage } from '../lib/testing.tsx'
+import { json, mockApi, problem, renderPage } from '#src/test/mock-api.tsx'
+import { makeChart, makeRender } from '../lib/testing.tsx'
 import { DashboardEditorPage } from './dashboard-editor-page.tsx'
 
 function makeDashboard(changes: Partial<Dashboard> = {}): Dashboard {

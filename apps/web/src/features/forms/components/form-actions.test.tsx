@@ -1,7 +1,8 @@
 import type { Role } from '@blocksmith/contracts/teams.ts'
 import { screen } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
-import { json, makeForm, mockApi, renderPage } from '../testing.tsx'
+import { json, mockApi, renderPage } from '#src/test/mock-api.tsx'
+import { makeForm } from '../testing.tsx'
 import { FormActionsMenu } from './form-actions.tsx'
 
 // Deleting a form is for owners and admins (the server refuses members with 403): a member sees

@@ -2,8 +2,8 @@ import type { FormWebhook, WebhookDelivery } from '@blocksmith/contracts/forms.t
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
+import { json, mockApi } from '#src/test/mock-api.tsx'
 import { renderWithUser } from '#src/test/render.tsx'
-import { json, mockApi } from '../testing.tsx'
 import { WebhookSettings } from './webhook-settings.tsx'
 
 const hook: FormWebhook = {

@@ -1,7 +1,8 @@
 import type { FormAnalytics } from '@blocksmith/contracts/forms.ts'
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
-import { json, makeForm, mockApi, renderPage } from '../testing.tsx'
+import { json, mockApi, renderPage } from '#src/test/mock-api.tsx'
+import { makeForm } from '../testing.tsx'
 import { FormAnalyticsPage } from './form-analytics-page.tsx'
 
 function analytics(from: string, to: string, days: number): FormAnalytics {

@@ -1,7 +1,8 @@
 import type { Form, UpdateForm } from '@blocksmith/contracts/forms.ts'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
-import { database, json, makeForm, mockApi, problem, renderPage } from '../testing.tsx'
+import { json, mockApi, problem, renderPage } from '#src/test/mock-api.tsx'
+import { database, makeForm } from '../testing.tsx'
 import { FormBuilderPage } from './form-builder-page.tsx'
 
 const members = [

@@ -1,7 +1,8 @@
 import type { Submission, SubmissionsPage } from '@blocksmith/contracts/forms.ts'
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
-import { json, makeForm, mockApi, renderPage } from '../testing.tsx'
+import { json, mockApi, renderPage } from '#src/test/mock-api.tsx'
+import { makeForm } from '../testing.tsx'
 import { FormSubmissionsPage } from './form-submissions-page.tsx'
 
 function submission(id: string, state: Submission['delivery']['state'], changes: Partial<Submission> = {}): Submission {

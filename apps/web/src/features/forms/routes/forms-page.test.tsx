@@ -1,7 +1,8 @@
 import type { Workspace } from '@blocksmith/contracts/workspaces.ts'
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
-import { database, json, makeForm, mockApi, renderPage } from '../testing.tsx'
+import { json, mockApi, renderPage } from '#src/test/mock-api.tsx'
+import { database, makeForm } from '../testing.tsx'
 import { FormsPage } from './forms-page.tsx'
 
 const workspace: Workspace = {
