@@ -1,4 +1,5 @@
 import { enableCompileCache, flushCompileCache } from 'node:module'
+import { fileURLToPath } from 'node:url'
 import { registerFastModuleResolve } from './lib/module-resolve.ts'
 
 // Start-up is mostly module loading. Both of these apply only to modules loaded after them, so
@@ -34,7 +35,33 @@ async function shutdown(signal: string): Promise<void> {
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))
 
+/**
+ * With `--build-web` (`npm start`), the web app's build check (and a build when its sources
+ * changed) runs in a process of its own while the server loads and opens its database; the
+ * server listens only once it is done, so it never serves an old build. Run one after the other,
+ * the check's own Node start and its half second came on top of the server's.
+ */
+function checkWebBuild(): Promise<void> | null {
+	if (!process.argv.includes('--build-web')) {
+		return null
+	}
+	return import('node:child_process').then(
+		({ spawn }) =>
+			new Promise<void>((resolve, reject) => {
+				const script = new URL('../../web/scripts/build-if-stale.ts', import.meta.url)
+				const child = spawn(process.execPath, [fileURLToPath(script)], { stdio: 'inherit' })
+				child.on('error', reject)
+				child.on('exit', (code, signal) =>
+					code === 0 ? resolve() : reject(new Error(`the web app's build failed (${signal ?? `exit code ${code}`})`)),
+				)
+			}),
+	)
+}
+
 async function main(): Promise<void> {
+	const webBuild = checkWebBuild()
+	// Awaited before listening; a failure meanwhile is not left unhandled.
+	webBuild?.catch(() => {})
 	const [{ serve }, { createApp, createServices }, { loadConfig }, { openDatabase }, { createLogger }] =
 		await Promise.all([
 			import('@hono/node-server'),
@@ -49,6 +76,15 @@ async function main(): Promise<void> {
 	const services = createServices({ config, database, log })
 	const app = createApp(services)
 	await services.jobs.start()
+	if (webBuild) {
+		try {
+			await webBuild
+		} catch (error) {
+			await services.jobs.stop(1000)
+			await database.close()
+			throw error
+		}
+	}
 
 	const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => {
 		log.info(
