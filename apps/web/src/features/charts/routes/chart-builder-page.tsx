@@ -1,18 +1,18 @@
 import type { Chart, ChartConfig, ChartEmbed, ChartRender } from '@blocksmith/contracts/charts.ts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { BarChart3, Eye, Table2 } from 'lucide-react'
+import { BarChart3, Table2 } from 'lucide-react'
 import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react'
-import { Link, useParams, useSearchParams } from 'react-router'
+import { useParams, useSearchParams } from 'react-router'
 import { toast } from 'sonner'
+import { SectionTabsList, SettingsAndPreview } from '#src/components/builder-layout.tsx'
+import { PageGate } from '#src/components/page-gate.tsx'
+import { ItemPageHeader } from '#src/components/page-header.tsx'
+import { LeaveWithoutSavingDialog, SaveBar } from '#src/components/save-bar.tsx'
 import { Alert } from '#src/components/ui/alert.tsx'
-import { Button } from '#src/components/ui/button.tsx'
-import { cn } from '#src/components/ui/cn.ts'
-import { ConfirmDialog } from '#src/components/ui/dialog.tsx'
-import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
 import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '#src/components/ui/tabs.tsx'
+import { Tabs, TabsContent } from '#src/components/ui/tabs.tsx'
 import { ApiError, errorMessage } from '#src/lib/api-client.ts'
 import { useSaveShortcut, useUnsavedChangesGuard } from '#src/lib/use-unsaved-changes.ts'
 import { databaseQuery, workspacesQuery } from '#src/workspaces/api/workspaces.ts'
@@ -48,34 +48,26 @@ function ChartGate({ id, children }: { id: string; children: (chart: Chart) => R
 	const [search] = useSearchParams()
 	const toolHint = search.get('tool')
 	const chart = useQuery(chartQuery(id, toolHint === 'local' || toolHint === 'notion' ? toolHint : null))
-	if (chart.isPending) {
-		return (
-			<SkeletonGroup label="Loading the chart…" className="grid gap-4">
-				<Skeleton className="h-5 w-40" />
-				<Skeleton className="h-8 w-72" />
-				<Skeleton className="h-10 w-full" />
-				<Skeleton className="h-96 w-full" />
-			</SkeletonGroup>
-		)
-	}
-	if (!chart.data) {
-		return (
-			<EmptyState
-				icon={BarChart3}
-				title="This chart could not be loaded"
-				description={errorMessage(chart.error)}
-				action={
-					<Button asChild>
-						<Link to={chartPaths.list}>Back to charts</Link>
-					</Button>
-				}
-			/>
-		)
-	}
-	return children(chart.data)
+	return (
+		<PageGate
+			query={chart}
+			loadingLabel="Loading the chart…"
+			icon={BarChart3}
+			errorTitle="This chart could not be loaded"
+			backTo={chartPaths.list}
+			backLabel="Back to charts"
+		>
+			{children}
+		</PageGate>
+	)
 }
 
-const sectionLabels: Record<Section, string> = { data: 'Data', filters: 'Filters', style: 'Style', share: 'Share' }
+const sections = [
+	['data', 'Data'],
+	['filters', 'Filters'],
+	['style', 'Style'],
+	['share', 'Share'],
+] as const
 
 function ChartBuilder({ chart }: { chart: Chart }) {
 	const queryClient = useQueryClient()
@@ -220,90 +212,40 @@ function ChartBuilder({ chart }: { chart: Chart }) {
 
 	return (
 		<div className="grid grid-cols-1 gap-5">
-			<div className="grid gap-4">
-				<nav aria-label="Breadcrumb" className="text-muted-foreground text-sm">
-					<Link to={chartPaths.list} className="hover:underline">
-						Charts
-					</Link>
-					<span aria-hidden> / </span>
-					<span>{chart.name}</span>
-				</nav>
-				<div className="flex flex-wrap items-start justify-between gap-3">
-					<div className="grid min-w-0 gap-1">
-						<div className="flex flex-wrap items-center gap-2">
-							<h1 className="min-w-0 break-words font-semibold text-2xl tracking-tight">{chart.name}</h1>
-							<ChartStatusBadge chart={chart} />
-						</div>
-						<p className="inline-flex items-center gap-1.5 text-muted-foreground text-sm">
-							<Table2 aria-hidden className="size-4" />
-							{chart.databaseId ? `Drawn from ${chart.databaseName}` : 'Its database was removed'}
-							{workspace ? ` · ${workspace.name}` : ''} · {chart.tool === 'notion' ? 'Notion' : 'Built-in'}
-						</p>
-					</div>
+			<ItemPageHeader
+				crumbs={[{ label: 'Charts', to: chartPaths.list }]}
+				title={chart.name}
+				badge={<ChartStatusBadge chart={chart} />}
+				details={
+					<p className="inline-flex items-center gap-1.5 text-muted-foreground text-sm">
+						<Table2 aria-hidden className="size-4" />
+						{chart.databaseId ? `Drawn from ${chart.databaseName}` : 'Its database was removed'}
+						{workspace ? ` · ${workspace.name}` : ''} · {chart.tool === 'notion' ? 'Notion' : 'Built-in'}
+					</p>
+				}
+				actions={
 					<ChartActionsMenu
 						chart={chart}
 						onLeave={() => {
 							leaveOnPurpose()
 						}}
 					/>
-				</div>
-			</div>
+				}
+			/>
 
-			<div
-				role="toolbar"
-				aria-label="Save"
-				className="sticky top-14 z-20 -mx-4 flex flex-wrap items-center justify-end gap-2 border-b bg-background/95 px-4 py-2.5 backdrop-blur sm:-mx-6 sm:px-6 lg:top-0 lg:mx-0 lg:px-0"
-			>
-				<p aria-live="polite" className="mr-auto flex basis-full items-center gap-2 text-sm sm:basis-auto">
-					<span
-						aria-hidden
-						className={cn('size-2 rounded-full', save.isError ? 'bg-error' : isDirty ? 'bg-warning' : 'bg-success')}
-					/>
-					{save.isPending ? (
-						<span className="text-muted-foreground">Saving…</span>
-					) : save.isError && isDirty ? (
-						<span className="font-medium text-error">Not saved: {errorMessage(save.error)}</span>
-					) : isDirty ? (
-						<span className="font-medium">Unsaved changes</span>
-					) : (
-						<span className="text-muted-foreground">All changes saved</span>
-					)}
-				</p>
-				<Button
-					variant="outline"
-					size="sm"
-					aria-pressed={isPreviewShown}
-					className="xl:hidden"
-					onClick={() => setIsPreviewShown((shown) => !shown)}
-				>
-					<Eye aria-hidden /> Preview
-				</Button>
-				{isDirty ? (
-					<ConfirmDialog
-						title="Discard your changes?"
-						description="The chart goes back to how it was last saved."
-						confirmLabel="Discard changes"
-						isDestructive
-						onConfirm={() => {
-							setDraft(baseline)
-							setSaveErrors({})
-						}}
-						trigger={
-							<Button variant="ghost" size="sm">
-								Discard
-							</Button>
-						}
-					/>
-				) : null}
-				<Button
-					size="sm"
-					disabled={!isDirty}
-					isLoading={save.isPending && save.variables?.changes.published === undefined}
-					onClick={() => submit()}
-				>
-					Save
-				</Button>
-			</div>
+			<SaveBar
+				label="Save"
+				noun="chart"
+				isDirty={isDirty}
+				save={save}
+				isSaving={save.isPending && save.variables?.changes.published === undefined}
+				onSave={() => submit()}
+				onDiscard={() => {
+					setDraft(baseline)
+					setSaveErrors({})
+				}}
+				preview={{ isShown: isPreviewShown, onToggle: () => setIsPreviewShown((shown) => !shown) }}
+			/>
 
 			{isDatabaseGone && !database.isPending ? (
 				<Alert variant="warning" title="The database of this chart is gone">
@@ -312,17 +254,12 @@ function ChartBuilder({ chart }: { chart: Chart }) {
 				</Alert>
 			) : null}
 
-			<div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
-				<div className={cn('min-w-0', isPreviewShown && 'hidden xl:block')}>
+			<SettingsAndPreview
+				className="xl:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]"
+				isPreviewShown={isPreviewShown}
+				settings={
 					<Tabs value={section} onValueChange={(value) => setSection(value as Section)}>
-						<TabsList aria-label="Chart settings">
-							{(['data', 'filters', 'style', 'share'] as const).map((name) => (
-								<TabsTrigger key={name} value={name}>
-									{sectionLabels[name]}
-									{sectionHasErrors(name) ? <span aria-hidden className="size-1.5 rounded-full bg-error" /> : null}
-								</TabsTrigger>
-							))}
-						</TabsList>
+						<SectionTabsList label="Chart settings" sections={sections} hasErrors={sectionHasErrors} />
 						<TabsContent value="data" className="grid gap-8">
 							<Field
 								label="Chart name"
@@ -370,51 +307,35 @@ function ChartBuilder({ chart }: { chart: Chart }) {
 							/>
 						</TabsContent>
 					</Tabs>
-				</div>
-				<aside aria-label="Preview" className={cn('min-w-0', !isPreviewShown && 'hidden xl:block')}>
-					<div className="grid gap-2 xl:sticky xl:top-20">
-						<p className="font-medium text-muted-foreground text-xs uppercase tracking-wide">Preview</p>
-						<div ref={measureRef} className="rounded-xl border bg-card p-4">
-							{isDatabaseGone ? (
-								<p className="py-12 text-center text-muted-foreground text-sm">
-									There is nothing to draw without the chart's database.
-								</p>
-							) : (
-								<ChartPreview
-									render={preview.data ?? lastRender.current}
-									error={
-										preview.error
-											? errorMessage(preview.error)
-											: canPreview || !chart.databaseId
-												? null
-												: 'Some settings need another look (see the marked fields).'
-									}
-									isLoading={preview.isPending && canPreview}
-									isUpdating={isUpdating && canPreview}
-									height={draft.config.display.height}
-									numberFormat={draft.config.display.numberFormat}
-									onReveal={reveal}
-								/>
-							)}
-						</div>
+				}
+				preview={
+					<div ref={measureRef} className="rounded-xl border bg-card p-4">
+						{isDatabaseGone ? (
+							<p className="py-12 text-center text-muted-foreground text-sm">
+								There is nothing to draw without the chart's database.
+							</p>
+						) : (
+							<ChartPreview
+								render={preview.data ?? lastRender.current}
+								error={
+									preview.error
+										? errorMessage(preview.error)
+										: canPreview || !chart.databaseId
+											? null
+											: 'Some settings need another look (see the marked fields).'
+								}
+								isLoading={preview.isPending && canPreview}
+								isUpdating={isUpdating && canPreview}
+								height={draft.config.display.height}
+								numberFormat={draft.config.display.numberFormat}
+								onReveal={reveal}
+							/>
+						)}
 					</div>
-				</aside>
-			</div>
-
-			<ConfirmDialog
-				open={blocker.state === 'blocked'}
-				onOpenChange={(open) => {
-					if (!open && blocker.state === 'blocked') {
-						blocker.reset()
-					}
-				}}
-				title="Leave without saving?"
-				description="Your changes to this chart are not saved yet; they are lost if you leave."
-				confirmLabel="Leave without saving"
-				cancelLabel="Stay"
-				isDestructive
-				onConfirm={() => blocker.proceed?.()}
+				}
 			/>
+
+			<LeaveWithoutSavingDialog blocker={blocker} noun="chart" />
 		</div>
 	)
 }

@@ -9,17 +9,19 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { LayoutDashboard, Move, Plus } from 'lucide-react'
 import { type ReactNode, useMemo, useRef, useState } from 'react'
-import { Link, useParams } from 'react-router'
+import { useParams } from 'react-router'
 import { toast } from 'sonner'
+import { SectionTabsList } from '#src/components/builder-layout.tsx'
+import { PageGate } from '#src/components/page-gate.tsx'
+import { ItemPageHeader } from '#src/components/page-header.tsx'
+import { LeaveWithoutSavingDialog, SaveBar } from '#src/components/save-bar.tsx'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
-import { cn } from '#src/components/ui/cn.ts'
-import { ConfirmDialog, Dialog, DialogContent, DialogFooter, DialogTrigger } from '#src/components/ui/dialog.tsx'
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '#src/components/ui/dialog.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
-import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '#src/components/ui/tabs.tsx'
+import { Tabs, TabsContent } from '#src/components/ui/tabs.tsx'
 import { Textarea } from '#src/components/ui/textarea.tsx'
 import { ApiError, errorMessage } from '#src/lib/api-client.ts'
 import { useSaveShortcut, useUnsavedChangesGuard } from '#src/lib/use-unsaved-changes.ts'
@@ -42,6 +44,12 @@ import { usePreviewTheme } from '../lib/hooks.ts'
 type DashboardDraft = { name: string; description: string; tiles: DashboardTile[]; embed: DashboardEmbed }
 type Errors = Record<string, string>
 type Section = 'layout' | 'details' | 'share'
+
+const sections = [
+	['layout', 'Layout'],
+	['details', 'Details'],
+	['share', 'Share'],
+] as const
 
 /** The tiles as the grid shows them (pushed up into any gap), so opening a dashboard changes nothing. */
 function draftFromDashboard(dashboard: Dashboard): DashboardDraft {
@@ -90,31 +98,18 @@ export function DashboardEditorPage() {
 
 function DashboardGate({ id, children }: { id: string; children: (dashboard: Dashboard) => ReactNode }) {
 	const dashboard = useQuery({ ...dashboardQuery(id), meta: { isErrorShownInPage: true } })
-	if (dashboard.isPending) {
-		return (
-			<SkeletonGroup label="Loading the dashboard…" className="grid gap-4">
-				<Skeleton className="h-5 w-40" />
-				<Skeleton className="h-8 w-72" />
-				<Skeleton className="h-10 w-full" />
-				<Skeleton className="h-96 w-full" />
-			</SkeletonGroup>
-		)
-	}
-	if (!dashboard.data) {
-		return (
-			<EmptyState
-				icon={LayoutDashboard}
-				title="This dashboard could not be loaded"
-				description={errorMessage(dashboard.error)}
-				action={
-					<Button asChild>
-						<Link to={dashboardPaths.list}>Back to dashboards</Link>
-					</Button>
-				}
-			/>
-		)
-	}
-	return children(dashboard.data)
+	return (
+		<PageGate
+			query={dashboard}
+			loadingLabel="Loading the dashboard…"
+			icon={LayoutDashboard}
+			errorTitle="This dashboard could not be loaded"
+			backTo={dashboardPaths.list}
+			backLabel="Back to dashboards"
+		>
+			{children}
+		</PageGate>
+	)
 }
 
 function DashboardEditor({ dashboard }: { dashboard: Dashboard }) {
@@ -232,100 +227,44 @@ function DashboardEditor({ dashboard }: { dashboard: Dashboard }) {
 
 	return (
 		<div className="grid grid-cols-1 gap-5">
-			<div className="grid gap-4">
-				<nav aria-label="Breadcrumb" className="text-muted-foreground text-sm">
-					<Link to={chartPaths.list} className="hover:underline">
-						Charts
-					</Link>
-					<span aria-hidden> / </span>
-					<Link to={dashboardPaths.list} className="hover:underline">
-						Dashboards
-					</Link>
-					<span aria-hidden> / </span>
-					<span>{dashboard.name}</span>
-				</nav>
-				<div className="flex flex-wrap items-start justify-between gap-3">
-					<div className="grid min-w-0 gap-1">
-						<div className="flex flex-wrap items-center gap-2">
-							<h1 className="min-w-0 break-words font-semibold text-2xl tracking-tight">{dashboard.name}</h1>
-							<ChartStatusBadge chart={dashboard} />
-						</div>
-						<p className="text-muted-foreground text-sm">
-							{dashboard.description ||
-								`${draft.tiles.length} ${draft.tiles.length === 1 ? 'chart' : 'charts'} on one page`}
-						</p>
-					</div>
+			<ItemPageHeader
+				crumbs={[
+					{ label: 'Charts', to: chartPaths.list },
+					{ label: 'Dashboards', to: dashboardPaths.list },
+				]}
+				title={dashboard.name}
+				badge={<ChartStatusBadge chart={dashboard} />}
+				details={
+					<p className="text-muted-foreground text-sm">
+						{dashboard.description ||
+							`${draft.tiles.length} ${draft.tiles.length === 1 ? 'chart' : 'charts'} on one page`}
+					</p>
+				}
+				actions={
 					<DashboardActionsMenu
 						dashboard={dashboard}
 						onLeave={() => {
 							leaveOnPurpose()
 						}}
 					/>
-				</div>
-			</div>
+				}
+			/>
 
-			<div
-				role="toolbar"
-				aria-label="Save"
-				className="sticky top-14 z-20 -mx-4 flex flex-wrap items-center justify-end gap-2 border-b bg-background/95 px-4 py-2.5 backdrop-blur sm:-mx-6 sm:px-6 lg:top-0 lg:mx-0 lg:px-0"
-			>
-				<p aria-live="polite" className="mr-auto flex basis-full items-center gap-2 text-sm sm:basis-auto">
-					<span
-						aria-hidden
-						className={cn('size-2 rounded-full', save.isError ? 'bg-error' : isDirty ? 'bg-warning' : 'bg-success')}
-					/>
-					{save.isPending ? (
-						<span className="text-muted-foreground">Saving…</span>
-					) : save.isError && isDirty ? (
-						<span className="font-medium text-error">Not saved: {errorMessage(save.error)}</span>
-					) : isDirty ? (
-						<span className="font-medium">Unsaved changes</span>
-					) : (
-						<span className="text-muted-foreground">All changes saved</span>
-					)}
-				</p>
-				{isDirty ? (
-					<ConfirmDialog
-						title="Discard your changes?"
-						description="The dashboard goes back to how it was last saved."
-						confirmLabel="Discard changes"
-						isDestructive
-						onConfirm={() => {
-							setDraft(baseline)
-							setSaveErrors({})
-						}}
-						trigger={
-							<Button variant="ghost" size="sm">
-								Discard
-							</Button>
-						}
-					/>
-				) : null}
-				<Button
-					size="sm"
-					disabled={!isDirty}
-					isLoading={save.isPending && save.variables?.changes.published === undefined}
-					onClick={() => submit()}
-				>
-					Save
-				</Button>
-			</div>
+			<SaveBar
+				label="Save"
+				noun="dashboard"
+				isDirty={isDirty}
+				save={save}
+				isSaving={save.isPending && save.variables?.changes.published === undefined}
+				onSave={() => submit()}
+				onDiscard={() => {
+					setDraft(baseline)
+					setSaveErrors({})
+				}}
+			/>
 
 			<Tabs value={section} onValueChange={(value) => setSection(value as Section)}>
-				<TabsList aria-label="Dashboard settings">
-					{(
-						[
-							['layout', 'Layout'],
-							['details', 'Details'],
-							['share', 'Share'],
-						] as const
-					).map(([name, label]) => (
-						<TabsTrigger key={name} value={name}>
-							{label}
-							{sectionHasErrors(name) ? <span aria-hidden className="size-1.5 rounded-full bg-error" /> : null}
-						</TabsTrigger>
-					))}
-				</TabsList>
+				<SectionTabsList label="Dashboard settings" sections={sections} hasErrors={sectionHasErrors} />
 
 				<TabsContent value="layout" className="grid gap-3">
 					<div className="flex flex-wrap items-center justify-between gap-3">
@@ -414,20 +353,7 @@ function DashboardEditor({ dashboard }: { dashboard: Dashboard }) {
 				</TabsContent>
 			</Tabs>
 
-			<ConfirmDialog
-				open={blocker.state === 'blocked'}
-				onOpenChange={(open) => {
-					if (!open && blocker.state === 'blocked') {
-						blocker.reset()
-					}
-				}}
-				title="Leave without saving?"
-				description="Your changes to this dashboard are not saved yet; they are lost if you leave."
-				confirmLabel="Leave without saving"
-				cancelLabel="Stay"
-				isDestructive
-				onConfirm={() => blocker.proceed?.()}
-			/>
+			<LeaveWithoutSavingDialog blocker={blocker} noun="dashboard" />
 		</div>
 	)
 }

@@ -1,15 +1,15 @@
 import type { Form, FormField, FormPage, FormTheme } from '@blocksmith/contracts/forms.ts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Eye, Globe, GlobeLock } from 'lucide-react'
+import { Globe, GlobeLock } from 'lucide-react'
 import { useCallback, useMemo, useRef, useState } from 'react'
 import { useParams } from 'react-router'
 import { toast } from 'sonner'
+import { SectionTabsList, SettingsAndPreview } from '#src/components/builder-layout.tsx'
+import { LeaveWithoutSavingDialog, SaveBar } from '#src/components/save-bar.tsx'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
-import { cn } from '#src/components/ui/cn.ts'
-import { ConfirmDialog } from '#src/components/ui/dialog.tsx'
 import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '#src/components/ui/tabs.tsx'
+import { Tabs, TabsContent } from '#src/components/ui/tabs.tsx'
 import { ApiError } from '#src/lib/api-client.ts'
 import { useSaveShortcut, useUnsavedChangesGuard } from '#src/lib/use-unsaved-changes.ts'
 import { databaseQuery } from '#src/workspaces/api/workspaces.ts'
@@ -44,13 +44,13 @@ export function FormBuilderPage() {
 	return <FormGate id={id}>{(form) => <FormBuilder key={form.id} form={form} />}</FormGate>
 }
 
-const sectionLabels: Record<Section, string> = {
-	fields: 'Fields',
-	logic: 'Logic',
-	page: 'Page',
-	theme: 'Theme',
-	settings: 'Settings',
-}
+const sections = [
+	['fields', 'Fields'],
+	['logic', 'Logic'],
+	['page', 'Page'],
+	['theme', 'Theme'],
+	['settings', 'Settings'],
+] as const
 
 function sectionOf(path: string): Section {
 	const [head] = path.split('.')
@@ -220,54 +220,19 @@ function FormBuilder({ form }: { form: Form }) {
 				}}
 			/>
 
-			<div
-				role="toolbar"
-				aria-label="Save and publish"
-				className="sticky top-14 z-20 -mx-4 flex flex-wrap items-center justify-end gap-2 border-b bg-background/95 px-4 py-2.5 backdrop-blur sm:-mx-6 sm:px-6 lg:top-0 lg:mx-0 lg:px-0"
+			<SaveBar
+				label="Save and publish"
+				noun="form"
+				isDirty={isDirty}
+				isSaving={save.isPending && save.variables?.changes.published === undefined}
+				saveVariant={form.published ? 'primary' : 'outline'}
+				onSave={() => submit()}
+				onDiscard={() => {
+					setDraft(baseline)
+					setErrors({})
+				}}
+				preview={{ isShown: isPreviewShown, onToggle: () => setIsPreviewShown((shown) => !shown) }}
 			>
-				<p aria-live="polite" className="mr-auto flex basis-full items-center gap-2 text-sm sm:basis-auto">
-					<span aria-hidden className={cn('size-2 rounded-full', isDirty ? 'bg-warning' : 'bg-success')} />
-					{isDirty ? (
-						<span className="font-medium">Unsaved changes</span>
-					) : (
-						<span className="text-muted-foreground">All changes saved</span>
-					)}
-				</p>
-				<Button
-					variant="outline"
-					size="sm"
-					aria-pressed={isPreviewShown}
-					className="xl:hidden"
-					onClick={() => setIsPreviewShown((shown) => !shown)}
-				>
-					<Eye aria-hidden /> Preview
-				</Button>
-				{isDirty ? (
-					<ConfirmDialog
-						title="Discard your changes?"
-						description="The form goes back to how it was last saved."
-						confirmLabel="Discard changes"
-						isDestructive
-						onConfirm={() => {
-							setDraft(baseline)
-							setErrors({})
-						}}
-						trigger={
-							<Button variant="ghost" size="sm">
-								Discard
-							</Button>
-						}
-					/>
-				) : null}
-				<Button
-					size="sm"
-					variant={form.published ? 'primary' : 'outline'}
-					disabled={!isDirty}
-					isLoading={save.isPending && save.variables?.changes.published === undefined}
-					onClick={() => submit()}
-				>
-					Save
-				</Button>
 				{form.published ? (
 					<Button
 						size="sm"
@@ -287,7 +252,7 @@ function FormBuilder({ form }: { form: Form }) {
 						<Globe aria-hidden /> Publish
 					</Button>
 				)}
-			</div>
+			</SaveBar>
 
 			{isLocked && !database.isPending ? (
 				<Alert variant="warning" title="The database of this form is gone">
@@ -296,17 +261,12 @@ function FormBuilder({ form }: { form: Form }) {
 				</Alert>
 			) : null}
 
-			<div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,25rem)]">
-				<div className={cn('min-w-0', isPreviewShown && 'hidden xl:block')}>
+			<SettingsAndPreview
+				className="xl:grid-cols-[minmax(0,1fr)_minmax(0,25rem)]"
+				isPreviewShown={isPreviewShown}
+				settings={
 					<Tabs value={section} onValueChange={(value) => setSection(value as Section)}>
-						<TabsList aria-label="Form settings">
-							{(['fields', 'logic', 'page', 'theme', 'settings'] as const).map((name) => (
-								<TabsTrigger key={name} value={name}>
-									{sectionLabels[name]}
-									{sectionHasErrors(name) ? <span aria-hidden className="size-1.5 rounded-full bg-error" /> : null}
-								</TabsTrigger>
-							))}
-						</TabsList>
+						<SectionTabsList label="Form settings" sections={sections} hasErrors={sectionHasErrors} />
 						<TabsContent value="fields">
 							{database.isPending && form.databaseId ? (
 								<SkeletonGroup label="Loading the fields…" className="grid gap-2">
@@ -362,29 +322,11 @@ function FormBuilder({ form }: { form: Form }) {
 							<FormSettings form={form} draft={draft} errors={errors} onChange={change} />
 						</TabsContent>
 					</Tabs>
-				</div>
-				<aside aria-label="Preview" className={cn('min-w-0', !isPreviewShown && 'hidden xl:block')}>
-					<div className="grid gap-2 xl:sticky xl:top-20">
-						<p className="font-medium text-muted-foreground text-xs uppercase tracking-wide">Preview</p>
-						<FormPreview form={preview} workspaceId={form.workspaceId} />
-					</div>
-				</aside>
-			</div>
-
-			<ConfirmDialog
-				open={blocker.state === 'blocked'}
-				onOpenChange={(open) => {
-					if (!open && blocker.state === 'blocked') {
-						blocker.reset()
-					}
-				}}
-				title="Leave without saving?"
-				description="Your changes to this form are not saved yet; they are lost if you leave."
-				confirmLabel="Leave without saving"
-				cancelLabel="Stay"
-				isDestructive
-				onConfirm={() => blocker.proceed?.()}
+				}
+				preview={<FormPreview form={preview} workspaceId={form.workspaceId} />}
 			/>
+
+			<LeaveWithoutSavingDialog blocker={blocker} noun="form" />
 		</div>
 	)
 }
