@@ -16,7 +16,7 @@ import { dashboardsQuery } from '../api/dashboards.ts'
 import { ChartActionsMenu, ChartStatusBadge } from '../components/chart-actions.tsx'
 import { chartTypeIcon } from '../components/chart-type-icon.tsx'
 import { DashboardsView, NewDashboardDialog } from '../components/dashboard-list.tsx'
-import { NewChartDialog, NoDatabases } from '../components/new-chart-dialog.tsx'
+import { NewChartDialog, NoChartDatabases } from '../components/new-chart-dialog.tsx'
 import { typeChoiceOf, typeLabels } from '../lib/chart-config.ts'
 import { chartPaths } from '../lib/chart-paths.ts'
 
@@ -176,7 +176,7 @@ function EmptyCharts({ hasDatabases }: { hasDatabases: boolean | undefined }) {
 			icon={BarChart3}
 			title="No charts yet"
 			description="A chart counts, sums or averages the rows of a database — by month, by status, by anything — and stays up to date as the rows change. Publish it to embed it in a Notion page, in light or dark."
-			action={hasDatabases === false ? <NoDatabases /> : <NewChartDialog />}
+			action={hasDatabases === false ? <NoChartDatabases /> : <NewChartDialog />}
 		/>
 	)
 }
