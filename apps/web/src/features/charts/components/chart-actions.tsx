@@ -1,19 +1,11 @@
 import type { Chart } from '@blocksmith/contracts/charts.ts'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { CopyPlus, ExternalLink, Link2, MoreHorizontal, PencilLine, Trash2 } from 'lucide-react'
-import { useState } from 'react'
-import { Link, useNavigate } from 'react-router'
+import { CopyPlus, ExternalLink, Link2 } from 'lucide-react'
+import { useNavigate } from 'react-router'
 import { toast } from 'sonner'
+import { ItemActionsMenu, useDeleteItem } from '#src/components/item-actions-menu.tsx'
 import { Badge } from '#src/components/ui/badge.tsx'
-import { Button } from '#src/components/ui/button.tsx'
-import { ConfirmDialog } from '#src/components/ui/dialog.tsx'
-import {
-	DropdownMenu,
-	DropdownMenuContent,
-	DropdownMenuItem,
-	DropdownMenuSeparator,
-	DropdownMenuTrigger,
-} from '#src/components/ui/dropdown-menu.tsx'
+import { DropdownMenuItem } from '#src/components/ui/dropdown-menu.tsx'
 import { useIsOwnerOrAdmin } from '#src/core/teams/hooks/use-role.ts'
 import { chartKeys, deleteChart, duplicateChart } from '../api/charts.ts'
 import { chartPaths, embedChartUrl } from '../lib/chart-paths.ts'
@@ -44,7 +36,6 @@ type ChartActionsMenuProps = {
 export function ChartActionsMenu({ chart, isInList = false, onLeave }: ChartActionsMenuProps) {
 	const queryClient = useQueryClient()
 	const navigate = useNavigate()
-	const [isDeleting, setIsDeleting] = useState(false)
 	const canDelete = useIsOwnerOrAdmin()
 	const duplicate = useMutation({
 		mutationFn: duplicateChart,
@@ -56,85 +47,45 @@ export function ChartActionsMenu({ chart, isInList = false, onLeave }: ChartActi
 			await navigate(chartPaths.edit(copy.id, copy.tool))
 		},
 	})
-	const remove = useMutation({
+	const remove = useDeleteItem({
 		mutationFn: deleteChart,
-		onSuccess: async () => {
-			await queryClient.invalidateQueries({ queryKey: chartKeys.list })
-			toast.success(`${chart.name} was deleted.`)
-			if (!isInList) {
-				onLeave?.()
-				await navigate(chartPaths.list)
-			}
-			queryClient.removeQueries({ queryKey: chartKeys.detail(chart.id) })
-		},
+		keys: { list: chartKeys.list, detail: chartKeys.detail(chart.id) },
+		listPath: chartPaths.list,
+		deletedMessage: `${chart.name} was deleted.`,
+		isInList,
+		onLeave,
 	})
 
 	return (
-		<>
-			<DropdownMenu>
-				<DropdownMenuTrigger asChild>
-					{isInList ? (
-						<Button variant="ghost" size="icon-sm" aria-label={`Actions for ${chart.name}`}>
-							<MoreHorizontal aria-hidden />
-						</Button>
-					) : (
-						<Button variant="outline" size="icon" aria-label="More actions" isLoading={duplicate.isPending}>
-							{duplicate.isPending ? null : <MoreHorizontal aria-hidden />}
-						</Button>
-					)}
-				</DropdownMenuTrigger>
-				<DropdownMenuContent align="end">
-					{isInList ? (
-						<DropdownMenuItem asChild>
-							<Link to={chartPaths.edit(chart.id, chart.tool)}>
-								<PencilLine aria-hidden /> Open
-							</Link>
-						</DropdownMenuItem>
-					) : null}
-					{chart.published ? (
-						<>
-							<DropdownMenuItem asChild>
-								<a href={chartPaths.public(chart.id)} target="_blank" rel="noreferrer">
-									<ExternalLink aria-hidden /> Open public page
-								</a>
-							</DropdownMenuItem>
-							<DropdownMenuItem onSelect={() => void copyLink(embedChartUrl(chart.id), 'embed link')}>
-								<Link2 aria-hidden /> Copy embed link
-							</DropdownMenuItem>
-						</>
-					) : null}
-					<DropdownMenuItem onSelect={() => duplicate.mutate(chart)}>
-						<CopyPlus aria-hidden /> Duplicate
+		<ItemActionsMenu
+			name={chart.name}
+			noun="chart"
+			isInList={isInList}
+			openPath={chartPaths.edit(chart.id, chart.tool)}
+			isBusy={duplicate.isPending}
+			canDelete={canDelete}
+			deleteDescription={
+				chart.published
+					? 'Its public page and every embed of it stop showing the chart. The database is not touched.'
+					: 'The database is not touched.'
+			}
+			onDelete={() => remove.mutateAsync(chart)}
+		>
+			{chart.published ? (
+				<>
+					<DropdownMenuItem asChild>
+						<a href={chartPaths.public(chart.id)} target="_blank" rel="noreferrer">
+							<ExternalLink aria-hidden /> Open public page
+						</a>
 					</DropdownMenuItem>
-					<DropdownMenuSeparator />
-					{canDelete ? (
-						<DropdownMenuItem isDestructive onSelect={() => setIsDeleting(true)}>
-							<Trash2 aria-hidden /> Delete
-						</DropdownMenuItem>
-					) : (
-						<DropdownMenuItem disabled className="items-start">
-							<Trash2 aria-hidden className="mt-0.5" />
-							<span className="grid">
-								Delete
-								<span className="text-muted-foreground text-xs">Only an owner or admin can delete a chart.</span>
-							</span>
-						</DropdownMenuItem>
-					)}
-				</DropdownMenuContent>
-			</DropdownMenu>
-			<ConfirmDialog
-				open={isDeleting}
-				onOpenChange={setIsDeleting}
-				title={`Delete ${chart.name}?`}
-				description={
-					chart.published
-						? 'Its public page and every embed of it stop showing the chart. The database is not touched.'
-						: 'The database is not touched.'
-				}
-				confirmLabel="Delete chart"
-				isDestructive
-				onConfirm={() => remove.mutateAsync(chart)}
-			/>
-		</>
+					<DropdownMenuItem onSelect={() => void copyLink(embedChartUrl(chart.id), 'embed link')}>
+						<Link2 aria-hidden /> Copy embed link
+					</DropdownMenuItem>
+				</>
+			) : null}
+			<DropdownMenuItem onSelect={() => duplicate.mutate(chart)}>
+				<CopyPlus aria-hidden /> Duplicate
+			</DropdownMenuItem>
+		</ItemActionsMenu>
 	)
 }

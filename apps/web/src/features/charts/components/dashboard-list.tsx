@@ -1,20 +1,15 @@
 import { type Chart, type Dashboard, maxDashboardTiles } from '@blocksmith/contracts/charts.ts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { ExternalLink, LayoutDashboard, Link2, MoreHorizontal, PencilLine, Plus, Trash2 } from 'lucide-react'
+import { ExternalLink, LayoutDashboard, Link2, Plus } from 'lucide-react'
 import { useId, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { toast } from 'sonner'
+import { ItemActionsMenu, useDeleteItem } from '#src/components/item-actions-menu.tsx'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { Checkbox } from '#src/components/ui/checkbox.tsx'
-import { ConfirmDialog, Dialog, DialogContent, DialogFooter, DialogTrigger } from '#src/components/ui/dialog.tsx'
-import {
-	DropdownMenu,
-	DropdownMenuContent,
-	DropdownMenuItem,
-	DropdownMenuSeparator,
-	DropdownMenuTrigger,
-} from '#src/components/ui/dropdown-menu.tsx'
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from '#src/components/ui/dialog.tsx'
+import { DropdownMenuItem } from '#src/components/ui/dropdown-menu.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
@@ -334,98 +329,51 @@ type DashboardActionsMenuProps = {
 
 /** Open, open the public page, copy the embed link, and delete (after a confirmation). */
 export function DashboardActionsMenu({ dashboard, isInList = false, onLeave }: DashboardActionsMenuProps) {
-	const queryClient = useQueryClient()
-	const navigate = useNavigate()
-	const [isDeleting, setIsDeleting] = useState(false)
 	const canDelete = useIsOwnerOrAdmin()
-	const remove = useMutation({
+	const remove = useDeleteItem({
 		mutationFn: deleteDashboard,
-		onSuccess: async () => {
-			await queryClient.invalidateQueries({ queryKey: dashboardKeys.list })
-			toast.success(`${dashboard.name} was deleted. Its charts stay.`)
-			if (!isInList) {
-				onLeave?.()
-				await navigate(dashboardPaths.list)
-			}
-			queryClient.removeQueries({ queryKey: dashboardKeys.detail(dashboard.id) })
-		},
+		keys: { list: dashboardKeys.list, detail: dashboardKeys.detail(dashboard.id) },
+		listPath: dashboardPaths.list,
+		deletedMessage: `${dashboard.name} was deleted. Its charts stay.`,
+		isInList,
+		onLeave,
 	})
 
 	return (
-		<>
-			<DropdownMenu>
-				<DropdownMenuTrigger asChild>
-					{isInList ? (
-						<Button variant="ghost" size="icon-sm" aria-label={`Actions for ${dashboard.name}`}>
-							<MoreHorizontal aria-hidden />
-						</Button>
-					) : (
-						<Button variant="outline" size="icon" aria-label="More actions">
-							<MoreHorizontal aria-hidden />
-						</Button>
-					)}
-				</DropdownMenuTrigger>
-				<DropdownMenuContent align="end">
-					{isInList ? (
-						<DropdownMenuItem asChild>
-							<Link to={dashboardPaths.edit(dashboard.id)}>
-								<PencilLine aria-hidden /> Open
-							</Link>
-						</DropdownMenuItem>
-					) : null}
-					{dashboard.published ? (
-						<>
-							<DropdownMenuItem asChild>
-								<a href={dashboardPaths.public(dashboard.id)} target="_blank" rel="noreferrer">
-									<ExternalLink aria-hidden /> Open public page
-								</a>
-							</DropdownMenuItem>
-							<DropdownMenuItem onSelect={() => void copyLink(embedDashboardUrl(dashboard.id), 'embed link')}>
-								<Link2 aria-hidden /> Copy embed link
-							</DropdownMenuItem>
-						</>
-					) : null}
-					{isInList || dashboard.published ? <DropdownMenuSeparator /> : null}
-					{canDelete ? (
-						<DropdownMenuItem isDestructive onSelect={() => setIsDeleting(true)}>
-							<Trash2 aria-hidden /> Delete
-						</DropdownMenuItem>
-					) : (
-						<DropdownMenuItem disabled className="items-start">
-							<Trash2 aria-hidden className="mt-0.5" />
-							<span className="grid">
-								Delete
-								<span className="text-muted-foreground text-xs">Only an owner or admin can delete a dashboard.</span>
-							</span>
-						</DropdownMenuItem>
-					)}
-				</DropdownMenuContent>
-			</DropdownMenu>
-			<ConfirmDialog
-				open={isDeleting}
-				onOpenChange={(open) => {
-					setIsDeleting(open)
-					if (!open) {
-						remove.reset()
-					}
-				}}
-				title={`Delete ${dashboard.name}?`}
-				description={
-					dashboard.published
-						? 'Its public page and every embed of it stop showing the dashboard. Its charts are not touched.'
-						: 'Its charts are not touched.'
-				}
-				confirmLabel="Delete dashboard"
-				isDestructive
-				onConfirm={() => remove.mutateAsync(dashboard.id)}
-			>
-				{/* A refusal (the caller's role changed since the page loaded) is said where they look. */}
-				{remove.error ? (
+		<ItemActionsMenu
+			name={dashboard.name}
+			noun="dashboard"
+			isInList={isInList}
+			openPath={dashboardPaths.edit(dashboard.id)}
+			canDelete={canDelete}
+			deleteDescription={
+				dashboard.published
+					? 'Its public page and every embed of it stop showing the dashboard. Its charts are not touched.'
+					: 'Its charts are not touched.'
+			}
+			onDelete={() => remove.mutateAsync(dashboard.id)}
+			// A refusal (the caller's role changed since the page loaded) is said where they look.
+			deleteProblem={
+				remove.error ? (
 					<Alert variant="error" title="The dashboard was not deleted">
 						{errorMessage(remove.error)}
 					</Alert>
-				) : null}
-			</ConfirmDialog>
-		</>
+				) : null
+			}
+			onDeleteDialogClose={() => remove.reset()}
+		>
+			{dashboard.published ? (
+				<>
+					<DropdownMenuItem asChild>
+						<a href={dashboardPaths.public(dashboard.id)} target="_blank" rel="noreferrer">
+							<ExternalLink aria-hidden /> Open public page
+						</a>
+					</DropdownMenuItem>
+					<DropdownMenuItem onSelect={() => void copyLink(embedDashboardUrl(dashboard.id), 'embed link')}>
+						<Link2 aria-hidden /> Copy embed link
+					</DropdownMenuItem>
+				</>
+			) : null}
+		</ItemActionsMenu>
 	)
 }
