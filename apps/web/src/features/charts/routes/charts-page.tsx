@@ -2,6 +2,7 @@ import type { Chart } from '@blocksmith/contracts/charts.ts'
 import { useQuery } from '@tanstack/react-query'
 import { BarChart3 } from 'lucide-react'
 import { Link, useSearchParams } from 'react-router'
+import { ListPageHeader } from '#src/components/page-header.tsx'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Badge } from '#src/components/ui/badge.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
@@ -44,17 +45,15 @@ export function ChartsPage() {
 		) : null
 	return (
 		<div className="grid grid-cols-1 gap-6">
-			<div className="flex flex-wrap items-end justify-between gap-4">
-				<div className="grid gap-1">
-					<h1 className="font-semibold text-2xl tracking-tight">Charts</h1>
-					<p className="text-muted-foreground">
-						{view === 'charts'
-							? 'Live charts of your databases, embeddable in Notion.'
-							: 'Several charts on one page, published and embedded as one.'}
-					</p>
-				</div>
-				{newButton}
-			</div>
+			<ListPageHeader
+				title="Charts"
+				description={
+					view === 'charts'
+						? 'Live charts of your databases, embeddable in Notion.'
+						: 'Several charts on one page, published and embedded as one.'
+				}
+				action={newButton}
+			/>
 			<Tabs
 				value={view}
 				onValueChange={(value) =>

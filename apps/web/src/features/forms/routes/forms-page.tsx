@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { FileText } from 'lucide-react'
 import { Link } from 'react-router'
+import { ListPageHeader } from '#src/components/page-header.tsx'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
@@ -19,13 +20,11 @@ export function FormsPage() {
 	const databaseLabel = useDatabaseLabel()
 	return (
 		<div className="grid grid-cols-1 gap-6">
-			<div className="flex flex-wrap items-end justify-between gap-4">
-				<div className="grid gap-1">
-					<h1 className="font-semibold text-2xl tracking-tight">Forms</h1>
-					<p className="text-muted-foreground">Forms that write every answer into your databases.</p>
-				</div>
-				{forms.data?.length ? <NewFormDialog /> : null}
-			</div>
+			<ListPageHeader
+				title="Forms"
+				description="Forms that write every answer into your databases."
+				action={forms.data?.length ? <NewFormDialog /> : null}
+			/>
 			{forms.isPending ? (
 				<SkeletonGroup label="Loading forms…">
 					<Skeleton className="h-48 w-full" />
