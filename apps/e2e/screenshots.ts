@@ -999,8 +999,8 @@ async function seedCharts(api: HttpApi, token: string) {
 			{ id: 's2', aggregation: 'sum', property: amount.id, label: 'Invoiced' },
 			{ id: 's3', aggregation: 'average', property: amount.id, label: 'Average' },
 		],
-		// One number format for the whole chart: in currency, the count would read "$3.00".
-		display: { numberFormat: { style: 'number', decimals: 0 } },
+		// In currency: the sums and averages read as money, the count stays a count.
+		display: currency,
 	})
 	const removed = await create('Leads by stage', leads.database.id, {
 		type: 'bar',
