@@ -105,3 +105,39 @@ describe('migrations at start-up', () => {
 		expect(await appliedMigrations(database)).toEqual(journal.entries.map((entry) => entry.when))
 	})
 })
+
+describe('PGlite on the server thread', () => {
+	test('statements start one per turn of the event loop, so sockets are served between them', async () => {
+		const pglite = await PGlite.create()
+		const database = wrapPglite(pglite)
+		try {
+			// A callback that reschedules itself every turn stands for the sockets waiting to be served.
+			let turns = 0
+			let isWaiting = true
+			const turn = () => {
+				turns++
+				if (isWaiting) {
+					setImmediate(turn)
+				}
+			}
+			setImmediate(turn)
+			const results = await Promise.all([
+				...Array.from({ length: 20 }, (_, index) => pglite.query<{ n: number }>(`select ${index} as n`)),
+				pglite.transaction(async (tx) => (await tx.query<{ n: number }>('select 20 as n')).rows[0]?.n),
+			])
+			isWaiting = false
+			// Without the gate they all ran in one turn, back to back.
+			expect(turns).toBeGreaterThanOrEqual(20)
+			// In the order asked, each with its own answer.
+			expect(results.slice(0, 20).map((result) => (result as { rows: { n: number }[] }).rows[0]?.n)).toEqual(
+				Array.from({ length: 20 }, (_, index) => index),
+			)
+			expect(results[20]).toBe(20)
+			// A failed statement leaves the next ones to run.
+			await expect(pglite.query('select * from no_such_table')).rejects.toThrow(/no_such_table/)
+			expect((await pglite.query<{ n: number }>('select 1 as n')).rows[0]?.n).toBe(1)
+		} finally {
+			await database.close()
+		}
+	})
+})
