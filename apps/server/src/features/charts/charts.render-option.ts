@@ -553,8 +553,13 @@ function kpiOf(figures: ChartFigures, context: Context): Drawing {
 		const changeY = valueY + size * 0.7 + 30
 		elements.push(
 			text(changeY, `${arrow}${changeText}`, fill, 15, 600),
-			text(changeY + 22, `vs ${kpi.previousLabel}: ${format(kpi.previous)}`, colors.muted, 12),
+			// "Last month" is a label on its own, "vs last month" inside the line.
+			text(changeY + 22, `vs ${lowerFirst(kpi.previousLabel)}: ${format(kpi.previous)}`, colors.muted, 12),
 		)
 	}
 	return { option: { graphic: { elements } } as EChartsOption, tips: [] }
+}
+
+function lowerFirst(text: string): string {
+	return text.charAt(0).toLowerCase() + text.slice(1)
 }

@@ -333,7 +333,7 @@ describe('renderChartSvg', () => {
 			})
 		const usd = display({ numberFormat: { style: 'currency', currency: 'USD', decimals: null, compact: false } })
 		const up = parse(await renderChartSvg(input({ type: 'number', display: usd, figures: kpi(0.2345, 10000) })))
-		expect(texts(up)).toEqual(['$12,345', 'This month', '▲ +23.5%', 'vs Last month: $10,000'])
+		expect(texts(up)).toEqual(['$12,345', 'This month', '▲ +23.5%', 'vs last month: $10,000'])
 		expect(all(up, 'text')[2]?.getAttribute('fill')).toBe('#448361')
 		const down = parse(
 			await renderChartSvg(input({ type: 'number', display: usd, theme: 'dark', figures: kpi(-0.1, 13717) })),
@@ -353,7 +353,7 @@ describe('renderChartSvg', () => {
 			kpi: { value: 1500, previous: 0, change: null, currentLabel: 'This month', previousLabel: 'Last month' },
 		})
 		const rose = parse(await renderChartSvg(input({ type: 'number', figures: fromZero })))
-		expect(texts(rose)).toEqual(['$1,500', 'This month', '▲ up from $0', 'vs Last month: $0'])
+		expect(texts(rose)).toEqual(['$1,500', 'This month', '▲ up from $0', 'vs last month: $0'])
 		expect(all(rose, 'text')[2]?.getAttribute('fill')).toBe('#448361')
 	})
 
