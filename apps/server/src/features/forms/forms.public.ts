@@ -18,14 +18,15 @@ import { AppError } from '#src/lib/errors.ts'
 import { enforceRateLimit, type RateLimitRule } from '#src/lib/rate-limit.ts'
 import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
 import type { PublicGrant } from '#src/workspaces/workspaces.deps.ts'
-import { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
+import type { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
 import { queueDeliverySoon, storeWriteWith } from '#src/workspaces/workspaces.writes.ts'
 import { fileBlobIds, validateAnswers } from './forms.answers.ts'
 import { type FormsDeps, workspaceCtxFor } from './forms.deps.ts'
 import { claimAnswerFiles } from './forms.files.ts'
 import { type PageAsset, resolvePageImage } from './forms.head.ts'
 import { sendSubmissionMails } from './forms.notifications.ts'
-import { formSlugs, formSubmissions, forms, formWebhooks } from './forms.schema.ts'
+import { publicFormQuery } from './forms.public-query.ts'
+import { formSlugs, formSubmissions, forms } from './forms.schema.ts'
 import { type FormRecord, uuidPattern } from './forms.service.ts'
 import { publicTheme, themeOf } from './forms.theme.ts'
 import { storeDeliveries, type WebhookQueues } from './forms.webhooks.ts'
@@ -66,18 +67,7 @@ export async function findPublicForm(
 		}
 		formId = slug.formId
 	}
-	const [row] = await deps.db
-		.select({
-			form: forms,
-			database: workspaceDatabases,
-			// Read with the form, so a submission to a form without webhooks costs no query for them.
-			hasWebhooks: options.withWebhooks
-				? sql<boolean>`exists (select 1 from ${formWebhooks} where ${formWebhooks.formId} = ${forms.id} and ${formWebhooks.enabled})`
-				: sql<boolean>`false`,
-		})
-		.from(forms)
-		.leftJoin(workspaceDatabases, eq(workspaceDatabases.id, forms.databaseId))
-		.where(eq(forms.id, formId.toLowerCase()))
+	const [row] = await publicFormQuery(deps.db, Boolean(options.withWebhooks)).execute({ id: formId.toLowerCase() })
 	if (!row) {
 		throw notPublished()
 	}
