@@ -26,7 +26,7 @@ import {
 const repoRoot = path.resolve(import.meta.dirname, '..')
 const bareServer = path.join(import.meta.dirname, 'bare-hono.server.ts')
 /** What `npm start` runs (package.json), with this Node and without npm. */
-const stepsOfNpmStart = `"${process.execPath}" apps/server/src/main.ts --build-web`
+const stepsOfNpmStart = `"${process.execPath}" apps/server/src/start.js --build-web`
 
 const settings = {
 	/** New data folders per database: each gets one fresh start and `secondStarts` more. */
