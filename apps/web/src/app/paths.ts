@@ -19,6 +19,8 @@ export const paths = {
 	database: (workspaceId: string, databaseId: string) =>
 		`/workspaces/${encodeURIComponent(workspaceId)}/databases/${encodeURIComponent(databaseId)}`,
 	paused: '/paused',
+	pricing: '/pricing',
+	billing: '/settings?tab=billing',
 } as const
 
 /** Where to go after signing in: a path of ours (never another site), else home. */

@@ -1,4 +1,5 @@
 import type { FieldError, Problem } from '@blocksmith/contracts/errors.ts'
+import type { LimitReached } from '@blocksmith/contracts/subscriptions.ts'
 import type { z } from 'zod'
 import { readToken } from './token-store.ts'
 
@@ -9,8 +10,17 @@ export class ApiError extends Error {
 	readonly detail: string
 	readonly fieldErrors: FieldError[]
 	readonly requestId: string | undefined
+	/** With PLAN_LIMIT_REACHED: which limit, its use and the plan. */
+	readonly limit: LimitReached | undefined
 
-	constructor(problem: { status: number; code: string; detail: string; errors?: FieldError[]; requestId?: string }) {
+	constructor(problem: {
+		status: number
+		code: string
+		detail: string
+		errors?: FieldError[]
+		requestId?: string
+		limit?: LimitReached
+	}) {
 		super(problem.detail)
 		this.name = 'ApiError'
 		this.status = problem.status
@@ -18,6 +28,7 @@ export class ApiError extends Error {
 		this.detail = problem.detail
 		this.fieldErrors = problem.errors ?? []
 		this.requestId = problem.requestId
+		this.limit = problem.limit
 	}
 }
 

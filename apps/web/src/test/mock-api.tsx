@@ -19,26 +19,31 @@ export function problem(status: number, code: string, detail: string, errors?: {
 type Call = { method: string; path: string; search: URLSearchParams; body: unknown }
 type Handler = (call: Call) => Response | Promise<Response> | undefined
 
-function orgDetails(role: Role): OrgDetails {
+/** The caller's organization: on its trial (of Pro, with no end date) unless `changes` say otherwise. */
+export function makeOrgDetails(role: Role, changes: Partial<OrgDetails> = {}): OrgDetails {
 	return {
 		id: 'org1',
 		name: 'Acme',
 		slug: 'acme',
 		role,
 		membersCount: 2,
-		plan: 'trial',
+		plan: 'pro',
+		planName: 'Pro',
 		subscriptionState: 'trialing',
+		pauseReason: null,
 		trialEndsAt: null,
 		createdAt: '2026-01-01T10:00:00.000Z',
+		...changes,
 	}
 }
 
 /**
  * Answers each request with the handler; anything else is a 404 problem. The caller's
  * organization details are answered for a handler that does not know them, with `role` (owner by
- * default): the screens hide what the role may not do.
+ * default) and `org` changes: the screens hide what the role may not do, and the billing screens
+ * follow the subscription's state.
  */
-export function mockApi(handler: Handler, { role = 'owner' }: { role?: Role } = {}) {
+export function mockApi(handler: Handler, { role = 'owner', org }: { role?: Role; org?: Partial<OrgDetails> } = {}) {
 	const calls: Call[] = []
 	const fetchMock = vi.fn(async (input: string, init: RequestInit = {}) => {
 		const url = new URL(input, 'http://localhost')
@@ -51,7 +56,7 @@ export function mockApi(handler: Handler, { role = 'owner' }: { role?: Role } = 
 		calls.push(call)
 		const answer = await handler(call)
 		if (!answer && call.path === '/dashboard/users/get_org_details') {
-			return json(orgDetails(role))
+			return json(makeOrgDetails(role, org))
 		}
 		return answer ?? problem(404, 'NOT_FOUND', `No mock for ${call.method} ${call.path}`)
 	})

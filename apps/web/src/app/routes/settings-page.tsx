@@ -1,14 +1,22 @@
+import { lazy, Suspense } from 'react'
 import { useSearchParams } from 'react-router'
+import { Skeleton } from '#src/components/ui/skeleton.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#src/components/ui/tabs.tsx'
 import { ProfileSettings } from '#src/core/auth/components/profile-settings.tsx'
 import { PasswordSettings, SessionSettings } from '#src/core/auth/components/security-settings.tsx'
 import { InvitationsPanel, MembersPanel, OrganizationSettings } from '#src/core/teams/components/team-settings.tsx'
+
+// Its own chunk: most visits to Settings never open Billing.
+const BillingSettings = lazy(() =>
+	import('#src/core/billing/components/billing-settings.tsx').then((module) => ({ default: module.BillingSettings })),
+)
 
 const tabs = [
 	{ value: 'profile', label: 'Profile' },
 	{ value: 'security', label: 'Password & sessions' },
 	{ value: 'organization', label: 'Organization' },
 	{ value: 'members', label: 'Members' },
+	{ value: 'billing', label: 'Billing' },
 ] as const
 type Tab = (typeof tabs)[number]['value']
 
@@ -43,6 +51,11 @@ export function SettingsPage() {
 				<TabsContent value="members" className="grid gap-6 pt-6">
 					<MembersPanel />
 					<InvitationsPanel />
+				</TabsContent>
+				<TabsContent value="billing" className="pt-6">
+					<Suspense fallback={<Skeleton className="h-56" />}>
+						<BillingSettings />
+					</Suspense>
 				</TabsContent>
 			</Tabs>
 		</div>

@@ -52,8 +52,10 @@ function renderPanel(workspace: Workspace) {
 					slug: 'acme',
 					role: 'owner',
 					membersCount: 1,
-					plan: 'trial',
+					plan: 'pro',
+					planName: 'Pro',
 					subscriptionState: 'trialing',
+					pauseReason: null,
 					trialEndsAt: null,
 					createdAt: '2026-01-01T10:00:00.000Z',
 				})

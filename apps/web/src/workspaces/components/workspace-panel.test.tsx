@@ -48,8 +48,10 @@ function renderPanelAs(role: Role) {
 					slug: 'acme',
 					role,
 					membersCount: 3,
-					plan: 'trial',
+					plan: 'pro',
+					planName: 'Pro',
 					subscriptionState: 'trialing',
+					pauseReason: null,
 					trialEndsAt: null,
 					createdAt: '2026-01-01T10:00:00.000Z',
 				})
