@@ -11,6 +11,8 @@ import { createAuthRoutes, mountAuthHandler } from './core/auth/auth.routes.ts'
 import { type Auth, createAuth } from './core/auth/auth.ts'
 import { fromAuthError } from './core/auth/auth-errors.ts'
 import { clientLogMaxBytes, createClientLogRoutes } from './core/client-log/client-log.routes.ts'
+import { createSubscriptions, type Subscriptions } from './core/subscriptions/subscriptions.module.ts'
+import { createSubscriptionRoutes } from './core/subscriptions/subscriptions.routes.ts'
 import { createTeamRoutes } from './core/teams/teams.routes.ts'
 import { createUploadRoutes } from './core/uploads/uploads.routes.ts'
 import { type Database, pingDatabase } from './db/client.ts'
@@ -45,6 +47,7 @@ export type AppServices = {
 	workspaces: Workspaces
 	forms: Forms
 	charts: Charts
+	subscriptions: Subscriptions
 	/** Set while shutting down: /readyz answers 503 so load balancers stop sending traffic. */
 	state: { isDraining: boolean }
 }
@@ -73,6 +76,17 @@ export function createServices(options: {
 		...(options.mailRetryDelaySeconds ? { retryDelaySeconds: options.mailRetryDelaySeconds } : {}),
 	})
 	const storage = createLocalStorage(path.join(config.dataDir, 'uploads'))
+	// First: every module below registers its meters with it and asks it before making what a plan counts.
+	const subscriptions = createSubscriptions({
+		db: database.db,
+		jobs,
+		log,
+		mail,
+		billing: config.billing,
+		publicUrl: config.publicUrl,
+		authSecret: config.authSecret,
+		rateLimits: config.rateLimits,
+	})
 	const workspaces = createWorkspaces({
 		db: database.db,
 		jobs,
@@ -108,7 +122,19 @@ export function createServices(options: {
 		workspaces,
 	})
 	const charts = createCharts({ db: database.db, jobs, log, publicUrl: config.publicUrl })
-	return { config, database, log, jobs, storage, auth, workspaces, forms, charts, state: { isDraining: false } }
+	return {
+		config,
+		database,
+		log,
+		jobs,
+		storage,
+		auth,
+		workspaces,
+		forms,
+		charts,
+		subscriptions,
+		state: { isDraining: false },
+	}
 }
 
 export function createApp(services: AppServices) {
@@ -208,8 +234,9 @@ export function createApp(services: AppServices) {
 	})
 
 	mountAuthHandler(app, auth)
-	app.route('/', createAuthRoutes({ auth, db }))
-	app.route('/', createTeamRoutes({ auth, db, config }))
+	app.route('/', createAuthRoutes({ auth, db, confirmSignup: services.subscriptions.confirmSignup }))
+	app.route('/', createTeamRoutes({ auth, db, config, subscriptions: services.subscriptions }))
+	app.route('/', createSubscriptionRoutes({ auth, subscriptions: services.subscriptions }))
 	app.route(
 		'/',
 		createUploadRoutes({

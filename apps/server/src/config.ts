@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import {
+	type PaymentProvider,
+	type PlanId,
+	paymentProviderSchema,
+	planIdSchema,
+} from '@blocksmith/contracts/subscriptions.ts'
 import { z } from 'zod'
 
 // The only file that reads process.env. Everything else receives a Config.
@@ -33,6 +39,12 @@ const envSchema = z.object({
 		.min(1024)
 		.default(25 * 1024 * 1024),
 	TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+	BILLING_PROVIDER: paymentProviderSchema.default('local'),
+	BILLING_TRIAL_PLAN: planIdSchema.default('pro'),
+	BILLING_LOCAL_PLAN: planIdSchema.optional(),
+	STRIPE_SECRET_KEY: z.string().min(1).optional(),
+	STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+	STRIPE_API_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
 	ANALYTICS_SCRIPT_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
 	SESSION_REFRESH_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
 	WEB_DIST_DIR: z.string().min(1).optional(),
@@ -72,6 +84,7 @@ export type Config = {
 	bodyLimitBytes: number
 	uploadMaxBytes: number
 	trialDays: number
+	billing: BillingConfig
 	analyticsScriptUrl: string | undefined
 	/** How often the web app re-checks its session; 0 = only on focus and on other tabs' changes. */
 	sessionRefreshIntervalSeconds: number
@@ -93,6 +106,20 @@ export type Config = {
 	forms: { minFillSeconds: number; viewFlushMs: number; webhookRetryDelaySeconds: number; webhookAllowPrivate: boolean }
 }
 
+export type BillingConfig = {
+	provider: PaymentProvider
+	/** Days of a new organization's trial (TRIAL_DAYS), on `trialPlan`'s limits. */
+	trialDays: number
+	trialPlan: PlanId
+	/**
+	 * BILLING_LOCAL_PLAN (local provider only): every organization is on this plan, active, with
+	 * no trial and no payments: a self-hosted installation's operator grants it by configuration.
+	 */
+	localPlan: PlanId | null
+	/** Set when the provider is Stripe. `apiBaseUrl` points the SDK elsewhere (the tests' fake Stripe). */
+	stripe: { secretKey: string; webhookSecret: string; apiBaseUrl: string | null } | null
+}
+
 export class ConfigError extends Error {}
 
 /**
@@ -108,6 +135,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'} (got "${env[name] ?? ''}")`)
 	}
 	const values = parsed.data
+	if (values.BILLING_PROVIDER === 'stripe' && !(values.STRIPE_SECRET_KEY && values.STRIPE_WEBHOOK_SECRET)) {
+		throw new ConfigError(
+			'Invalid configuration: BILLING_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
+		)
+	}
 	const dataDir = path.resolve(values.DATA_DIR)
 	const secrets = values.AUTH_SECRET ? { authSecret: values.AUTH_SECRET } : loadOrCreateSecrets(dataDir)
 	return {
@@ -126,6 +158,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		bodyLimitBytes: values.BODY_LIMIT_BYTES,
 		uploadMaxBytes: values.UPLOAD_MAX_BYTES,
 		trialDays: values.TRIAL_DAYS,
+		billing: {
+			provider: values.BILLING_PROVIDER,
+			trialDays: values.TRIAL_DAYS,
+			trialPlan: values.BILLING_TRIAL_PLAN,
+			localPlan: values.BILLING_PROVIDER === 'local' ? (values.BILLING_LOCAL_PLAN ?? null) : null,
+			stripe:
+				values.BILLING_PROVIDER === 'stripe' && values.STRIPE_SECRET_KEY && values.STRIPE_WEBHOOK_SECRET
+					? {
+							secretKey: values.STRIPE_SECRET_KEY,
+							webhookSecret: values.STRIPE_WEBHOOK_SECRET,
+							apiBaseUrl: values.STRIPE_API_BASE_URL?.replace(/\/+$/, '') ?? null,
+						}
+					: null,
+		},
 		analyticsScriptUrl: values.ANALYTICS_SCRIPT_URL,
 		sessionRefreshIntervalSeconds: values.SESSION_REFRESH_INTERVAL_SECONDS,
 		webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),

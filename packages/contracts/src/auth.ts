@@ -32,3 +32,7 @@ export type ConfirmUser = z.infer<typeof confirmUserSchema>
 
 export const messageResponseSchema = z.object({ success: z.literal(true), message: z.string() })
 export type MessageResponse = z.infer<typeof messageResponseSchema>
+
+/** A confirmed signup (subscribing without an account) also says where to go: choose a password, or sign in. */
+export const confirmUserResultSchema = messageResponseSchema.extend({ next: z.string().optional() })
+export type ConfirmUserResult = z.infer<typeof confirmUserResultSchema>

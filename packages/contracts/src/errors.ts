@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { limitReachedSchema } from './subscriptions.ts'
 
 /**
  * The closed list of error codes the API answers with, and the HTTP status of each.
@@ -25,6 +26,14 @@ export const errorStatusByCode = {
 	/** Unknown path, or an object that does not exist in the caller's organization. */
 	NOT_FOUND: 404,
 	METHOD_NOT_ALLOWED: 405,
+	/** The plan's limit is reached; `limit` names it, the usage and the plan. */
+	PLAN_LIMIT_REACHED: 402,
+	/** The organization's subscription is paused, past due or canceled: nothing new can be made. */
+	SUBSCRIPTION_INACTIVE: 402,
+	/** The subscription's state does not allow this action; `detail` says why. */
+	SUBSCRIPTION_STATE: 409,
+	/** A public page (form, chart, portal) whose organization's subscription is not active. */
+	UNAVAILABLE: 409,
 	/** The object exists but its state forbids the action (already uploaded, already a member, …). */
 	CONFLICT: 409,
 	/** An account with that e-mail address already exists. */
@@ -79,5 +88,7 @@ export const problemSchema = z.object({
 	code: errorCodeSchema,
 	requestId: z.string().optional(),
 	errors: z.array(fieldErrorSchema).optional(),
+	/** With PLAN_LIMIT_REACHED. */
+	limit: limitReachedSchema.optional(),
 })
 export type Problem = z.infer<typeof problemSchema>

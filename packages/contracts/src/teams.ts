@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { emailSchema, idSchema, passwordSchema } from './common.ts'
+import { planIdSchema, subscriptionStateSchema } from './subscriptions.ts'
 
 export const roleSchema = z.enum(['owner', 'admin', 'member'])
 export type Role = z.infer<typeof roleSchema>
@@ -50,16 +51,17 @@ export const invitationPreviewSchema = z.object({
 })
 export type InvitationPreview = z.infer<typeof invitationPreviewSchema>
 
-export const subscriptionStateSchema = z.enum(['trialing', 'active', 'paused', 'past_due', 'canceled'])
-
 export const orgDetailsSchema = z.object({
 	id: z.string(),
 	name: z.string(),
 	slug: z.string(),
 	role: roleSchema,
 	membersCount: z.number().int(),
-	plan: z.string(),
+	plan: planIdSchema,
+	planName: z.string(),
 	subscriptionState: subscriptionStateSchema,
+	/** Why members are sent to /paused: a pause they asked for, or a trial that ended. */
+	pauseReason: z.enum(['requested', 'trial_ended']).nullable(),
 	trialEndsAt: z.iso.datetime().nullable(),
 	createdAt: z.iso.datetime(),
 })

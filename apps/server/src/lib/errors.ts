@@ -1,4 +1,5 @@
 import { type ErrorCode, errorStatusByCode, type FieldError, type Problem } from '@blocksmith/contracts/errors.ts'
+import type { LimitReached } from '@blocksmith/contracts/subscriptions.ts'
 import type { z } from 'zod'
 
 const defaultDetail: Record<ErrorCode, string> = {
@@ -13,6 +14,10 @@ const defaultDetail: Record<ErrorCode, string> = {
 	NOT_FOUND: 'Not found.',
 	METHOD_NOT_ALLOWED: 'This method is not allowed here.',
 	CONFLICT: 'This conflicts with the current state.',
+	PLAN_LIMIT_REACHED: "Your plan's limit is reached. Upgrade to add more.",
+	SUBSCRIPTION_INACTIVE: 'The subscription is not active, so nothing new can be made.',
+	SUBSCRIPTION_STATE: "The subscription's state does not allow this.",
+	UNAVAILABLE: 'This page is unavailable right now.',
 	EMAIL_TAKEN: 'An account with this e-mail address already exists.',
 	LAST_OWNER: 'An organization needs at least one owner.',
 	FORM_CLOSED: 'This form is closed and no longer accepts answers.',
@@ -38,6 +43,8 @@ type AppErrorOptions = {
 	errors?: FieldError[]
 	/** Seconds, for RATE_LIMITED. */
 	retryAfter?: number
+	/** For PLAN_LIMIT_REACHED. */
+	limit?: LimitReached
 }
 
 /** The one error type services throw; `toProblem` turns it into a response. */
@@ -46,6 +53,7 @@ export class AppError extends Error {
 	readonly detail: string
 	readonly errors: FieldError[] | undefined
 	readonly retryAfter: number | undefined
+	readonly limit: LimitReached | undefined
 
 	constructor(code: ErrorCode, options: AppErrorOptions = {}) {
 		super(options.detail ?? defaultDetail[code], { cause: options.cause })
@@ -54,6 +62,7 @@ export class AppError extends Error {
 		this.detail = options.detail ?? defaultDetail[code]
 		this.errors = options.errors
 		this.retryAfter = options.retryAfter
+		this.limit = options.limit
 	}
 
 	get status(): number {
@@ -80,6 +89,7 @@ export function toProblem(error: AppError, requestId: string | undefined, instan
 		code: error.code,
 		...(requestId ? { requestId } : {}),
 		...(error.errors ? { errors: error.errors } : {}),
+		...(error.limit ? { limit: error.limit } : {}),
 	}
 }
 

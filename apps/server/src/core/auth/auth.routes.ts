@@ -2,6 +2,7 @@
 // better-auth's own endpoints under /api/auth/*. Public except where a route says otherwise.
 
 import {
+	confirmUserResultSchema,
 	confirmUserSchema,
 	messageResponseSchema,
 	passwordResetRequestSchema,
@@ -62,7 +63,7 @@ const confirmRoute = createRoute({
 	tags: ['Account'],
 	summary: 'Confirm an e-mail address with the token from the confirmation e-mail',
 	request: { body: jsonBody(confirmUserSchema) },
-	responses: { 200: jsonResponse(messageResponseSchema, 'Confirmed'), 400: commonProblems[400] },
+	responses: { 200: jsonResponse(confirmUserResultSchema, 'Confirmed'), 400: commonProblems[400] },
 })
 
 const resendRoute = createRoute({
@@ -74,7 +75,12 @@ const resendRoute = createRoute({
 	responses: { 200: jsonResponse(messageResponseSchema, 'Sent'), 401: commonProblems[401], 429: commonProblems[429] },
 })
 
-export function createAuthRoutes(deps: { auth: Auth; db: Db }) {
+export function createAuthRoutes(deps: {
+	auth: Auth
+	db: Db
+	/** A signup's token (subscribing without an account) is the subscriptions module's; null for any other. */
+	confirmSignup: (token: string) => Promise<{ message: string; next: string }> | null
+}) {
 	const { auth, db } = deps
 	const session = requireSession(auth)
 	const router = createRouter<SessionEnv>()
@@ -98,7 +104,12 @@ export function createAuthRoutes(deps: { auth: Auth; db: Db }) {
 	})
 
 	router.openapi(confirmRoute, async (c) => {
-		await confirmEmail({ auth, db, clientIp: c.var.clientIp }, c.req.valid('json').token)
+		const { token } = c.req.valid('json')
+		const signup = deps.confirmSignup(token)
+		if (signup) {
+			return c.json({ success: true as const, ...(await signup) }, 200)
+		}
+		await confirmEmail({ auth, db, clientIp: c.var.clientIp }, token)
 		return c.json({ success: true as const, message: 'Your e-mail address is confirmed.' }, 200)
 	})
 

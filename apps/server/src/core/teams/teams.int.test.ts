@@ -59,7 +59,7 @@ describe('organizations', () => {
 		const account = await t.signUp({ name: 'Nina' })
 		const details = await t.request('GET', '/dashboard/users/get_org_details', { token: account.token })
 		expect(details.status).toBe(200)
-		expect(details.body).toMatchObject({ name: "Nina's workspace", role: 'owner', membersCount: 1, plan: 'trial' })
+		expect(details.body).toMatchObject({ name: "Nina's workspace", role: 'owner', membersCount: 1, plan: 'pro' })
 		expect(await members(account.token)).toEqual([expect.objectContaining({ email: account.email, role: 'owner' })])
 	})
 

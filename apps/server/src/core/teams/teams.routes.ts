@@ -22,6 +22,7 @@ import type { Context } from 'hono'
 import type { Config } from '#src/config.ts'
 import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/auth.middleware.ts'
 import { type Auth, clientIpHeader } from '#src/core/auth/auth.ts'
+import type { Subscriptions } from '#src/core/subscriptions/subscriptions.module.ts'
 import type { Db } from '#src/db/client.ts'
 import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
 import {
@@ -192,8 +193,8 @@ const routes = {
 	}),
 }
 
-export function createTeamRoutes(deps: { auth: Auth; db: Db; config: Config }) {
-	const { auth, db, config } = deps
+export function createTeamRoutes(deps: { auth: Auth; db: Db; config: Config; subscriptions: Subscriptions }) {
+	const { auth, db, config, subscriptions } = deps
 	const router = createRouter<MemberEnv>()
 	const session = requireSession(auth)
 	const member = requireMember(db)
@@ -210,6 +211,7 @@ export function createTeamRoutes(deps: { auth: Auth; db: Db; config: Config }) {
 		config,
 		headers: c.var.authHeaders(),
 		member: c.var.member,
+		subscriptions,
 	})
 
 	router.openapi(routes.listInvitations, async (c) => c.json(await listInvitations(ctx(c)), 200))

@@ -12,11 +12,19 @@ import type { Config } from '#src/config.ts'
 import type { MemberContext } from '#src/core/auth/auth.middleware.ts'
 import { accounts, invitations, members, organizations, sessions, users } from '#src/core/auth/auth.schema.ts'
 import { type Auth, isInvitationLinkToken } from '#src/core/auth/auth.ts'
+import type { Subscriptions } from '#src/core/subscriptions/subscriptions.module.ts'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import { canAssignRole, canManageMembers, canRemoveMember } from './teams.policy.ts'
 
-export type TeamCtx = { db: Db; auth: Auth; config: Config; headers: Headers; member: MemberContext }
+export type TeamCtx = {
+	db: Db
+	auth: Auth
+	config: Config
+	headers: Headers
+	member: MemberContext
+	subscriptions: Subscriptions
+}
 
 function requireManager(ctx: TeamCtx): void {
 	if (!canManageMembers(ctx.member.role)) {
@@ -54,6 +62,20 @@ export async function createInvitation(ctx: TeamCtx, input: { email: string; rol
 	if (existing) {
 		throw new AppError('CONFLICT', { detail: `${input.email} is already a member.` })
 	}
+	// A pending invitation holds its seat; sending it again takes no other.
+	const [pending] = await ctx.db
+		.select({ id: invitations.id })
+		.from(invitations)
+		.where(
+			and(
+				eq(invitations.organizationId, ctx.member.orgId),
+				eq(invitations.email, input.email),
+				eq(invitations.status, 'pending'),
+				gt(invitations.expiresAt, new Date()),
+			),
+		)
+		.limit(1)
+	await ctx.subscriptions.assertCanAdd(ctx.db, ctx.member.orgId, 'members', pending ? 0 : 1)
 	const created = await ctx.auth.api.createInvitation({
 		headers: ctx.headers,
 		body: { email: input.email, role: input.role, organizationId: ctx.member.orgId, resend: true },
@@ -166,17 +188,18 @@ export async function getOrgDetails(ctx: TeamCtx): Promise<OrgDetails> {
 		.select({ total: count() })
 		.from(members)
 		.where(eq(members.organizationId, organization.id))
-	// Until the subscriptions module lands, every organization is on its trial.
-	const trialEndsAt = new Date(organization.createdAt.getTime() + ctx.config.trialDays * 86_400_000)
+	const subscription = await ctx.subscriptions.summary(organization.id)
 	return {
 		id: organization.id,
 		name: organization.name,
 		slug: organization.slug,
 		role: ctx.member.role,
 		membersCount: membersRow?.total ?? 0,
-		plan: 'trial',
-		subscriptionState: 'trialing',
-		trialEndsAt: trialEndsAt.toISOString(),
+		plan: subscription.planId,
+		planName: subscription.planName,
+		subscriptionState: subscription.status,
+		trialEndsAt: subscription.trialEndsAt?.toISOString() ?? null,
+		pauseReason: subscription.pauseReason,
 		createdAt: organization.createdAt.toISOString(),
 	}
 }
