@@ -33,6 +33,14 @@ export function ConfirmPage() {
 				<Alert variant="error" title="This link can't be used">
 					It may have expired. Sign in and ask for a new confirmation e-mail from your settings.
 				</Alert>
+			) : action.isSuccess && action.data?.next ? (
+				// A subscription bought before having an account: its account is ready, a password comes next.
+				<div className="grid gap-4">
+					<Alert variant="success">{action.data.message}</Alert>
+					<Button asChild className="w-full">
+						<Link to={action.data.next}>{action.data.next === paths.login ? 'Sign in' : 'Choose a password'}</Link>
+					</Button>
+				</div>
 			) : action.isSuccess ? (
 				<div className="grid gap-4">
 					<Alert variant="success">Your e-mail address is confirmed.</Alert>

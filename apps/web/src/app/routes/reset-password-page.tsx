@@ -25,6 +25,8 @@ type Values = z.infer<typeof schema>
 export function ResetPasswordPage() {
 	const [params] = useSearchParams()
 	const token = params.get('token') ?? ''
+	// Set by the link that follows a subscription bought before having an account: its first password.
+	const isWelcome = params.get('welcome') === '1'
 	const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { password: '', confirmation: '' } })
 	const action = useAsyncAction((values: Values) => resetPassword({ token, password: values.password }), {
 		onError: (error) => error instanceof ApiError && showFieldErrors(error, form.setError, ['password']),
@@ -37,15 +39,18 @@ export function ResetPasswordPage() {
 
 	if (action.isSuccess) {
 		return (
-			<AuthLayout title="Password changed" description="Your other sessions were signed out.">
+			<AuthLayout
+				title={isWelcome ? 'Password saved' : 'Password changed'}
+				description={isWelcome ? 'Your account is ready.' : 'Your other sessions were signed out.'}
+			>
 				<Button asChild className="w-full">
-					<Link to={paths.login}>Sign in with your new password</Link>
+					<Link to={paths.login}>{isWelcome ? 'Sign in' : 'Sign in with your new password'}</Link>
 				</Button>
 			</AuthLayout>
 		)
 	}
 	return (
-		<AuthLayout title="Choose a new password">
+		<AuthLayout title={isWelcome ? 'Choose your password' : 'Choose a new password'}>
 			{isTokenBad ? (
 				<Alert
 					variant="error"

@@ -1,4 +1,4 @@
-import type { User, ValidateTokenResponse } from '@blocksmith/contracts/auth.ts'
+import type { ConfirmUserResult, User, ValidateTokenResponse } from '@blocksmith/contracts/auth.ts'
 import { api, apiRequest } from '#src/lib/api-client.ts'
 
 // Sign-up, sign-in and sign-out are better-auth's endpoints (/api/auth/*); the token comes
@@ -56,8 +56,9 @@ export async function resetPassword(input: { token: string; password: string }):
 	await api('/auth/password', { method: 'PUT', json: input })
 }
 
-export async function confirmEmail(token: string): Promise<void> {
-	await api('/api/confirm_user', { json: { token } })
+/** Confirms an address; a signup's confirmation (subscribed before having an account) also says where to go next. */
+export async function confirmEmail(token: string): Promise<ConfirmUserResult> {
+	return api<ConfirmUserResult>('/api/confirm_user', { json: { token } })
 }
 
 export async function resendConfirmation(): Promise<void> {
