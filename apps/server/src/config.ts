@@ -38,7 +38,8 @@ const envSchema = z.object({
 		.int()
 		.min(1024)
 		.default(25 * 1024 * 1024),
-	TRIAL_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+	// Days, fractions allowed (a trial of minutes, for a demonstration or a browser journey).
+	TRIAL_DAYS: z.coerce.number().min(0).max(365).default(14),
 	BILLING_PROVIDER: paymentProviderSchema.default('local'),
 	BILLING_TRIAL_PLAN: planIdSchema.default('pro'),
 	BILLING_LOCAL_PLAN: planIdSchema.optional(),

@@ -165,7 +165,7 @@ export function createSubscriptionRoutes(deps: { auth: Auth; subscriptions: Subs
 		c.json(
 			{
 				plans: [...plans],
-				trialDays: subscriptions.deps.billing.localPlan ? 0 : subscriptions.deps.billing.trialDays,
+				trialDays: subscriptions.deps.billing.localPlan ? 0 : Math.floor(subscriptions.deps.billing.trialDays),
 				trialPlanId: subscriptions.deps.billing.trialPlan,
 				provider: subscriptions.deps.provider.name,
 			},

@@ -147,7 +147,7 @@ export function createStripeProvider(config: StripeConfig): BillingProvider & { 
 				line_items: [{ price: await priceFor(stripe, input.planId, input.interval), quantity: 1 }],
 				subscription_data: {
 					metadata: { signupId },
-					...(deps.billing.trialDays > 0 ? { trial_period_days: deps.billing.trialDays } : {}),
+					...(deps.billing.trialDays >= 1 ? { trial_period_days: Math.floor(deps.billing.trialDays) } : {}),
 				},
 				metadata: { signupId },
 				success_url: `${deps.publicUrl}/pricing?signup=paid`,
