@@ -10,3 +10,11 @@ test('the invitation page matches under the data layout, which provides React Qu
 	expect(matches[2]?.route.path).toBe('/invite/:id')
 	router.dispose()
 })
+
+test.each(['/paused', '/pricing'])('%s matches under the data layout, outside the dashboard’s shell', (path) => {
+	const router = createAppRouter()
+	const matches = matchRoutes(router.routes, path) ?? []
+	// Root layout → data layout → the page: the dashboard's gate would send /paused to itself.
+	expect(matches.map((match) => match.route.path)).toEqual([undefined, undefined, path])
+	router.dispose()
+})

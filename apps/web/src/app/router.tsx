@@ -35,7 +35,6 @@ export function createAppRouter() {
 					path: '/forms/:id',
 					lazy: () => import('./routes/public-form-page.tsx').then((m) => ({ Component: m.PublicFormPage })),
 				},
-				{ path: '/paused', lazy: () => import('./routes/paused-page.tsx').then((m) => ({ Component: m.PausedPage })) },
 				{
 					lazy: () => import('./layouts/data-layout.tsx').then((m) => ({ Component: m.DataLayout })),
 					// The invitation page reads data (React Query), so it lives under the data layout only:
@@ -44,6 +43,17 @@ export function createAppRouter() {
 						{
 							path: '/invite/:id',
 							lazy: () => import('./routes/invite-page.tsx').then((m) => ({ Component: m.InvitePage })),
+						},
+						// Outside the dashboard's shell (its gate sends inactive organizations here), inside
+						// the data layout: actions here and the gate share the organization's details.
+						{
+							path: '/paused',
+							lazy: () => import('./routes/paused-page.tsx').then((m) => ({ Component: m.PausedPage })),
+						},
+						// Public, signed in or not; signed in, a plan's button leads to Settings → Billing.
+						{
+							path: '/pricing',
+							lazy: () => import('./routes/pricing-page.tsx').then((m) => ({ Component: m.PricingPage })),
 						},
 						{
 							lazy: () => import('./layouts/app-layout.tsx').then((m) => ({ Component: m.AppLayout })),

@@ -1,6 +1,6 @@
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Database, Home, LogOut, Menu, Settings } from 'lucide-react'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router'
 import { toast } from 'sonner'
 import { Brand } from '#src/app/brand.tsx'
@@ -21,7 +21,12 @@ import {
 } from '#src/components/ui/dropdown-menu.tsx'
 import { ThemeToggle } from '#src/components/ui/theme-toggle.tsx'
 import { resendConfirmation, signOut } from '#src/core/auth/api/account.ts'
+import { presentBillingProblem } from '#src/core/billing/components/billing-problems.tsx'
+import { TrialBanner } from '#src/core/billing/components/trial-banner.tsx'
+import { isInactive } from '#src/core/billing/lib/billing-format.ts'
+import { orgDetailsQuery, teamKeys } from '#src/core/teams/api/teams.ts'
 import { OrganizationSwitcher } from '#src/core/teams/components/organization-switcher.tsx'
+import { addErrorPresenter } from '#src/lib/query-client.ts'
 import { useSession, useSessionStore } from '#src/lib/session-context.tsx'
 
 const navigation = [
@@ -36,9 +41,26 @@ export function AppLayout() {
 	const { status, user } = useSession()
 	const location = useLocation()
 	const [isMenuOpen, setIsMenuOpen] = useState(false)
+	const isSignedIn = status === 'authenticated' && Boolean(user)
+	const org = useQuery({ ...orgDetailsQuery, enabled: isSignedIn })
+	const queryClient = useQueryClient()
+	// A plan's limit or a stopped subscription, met on any screen, reads as what it means; the
+	// latter reads the organization again, so the gate below closes the dashboard at once.
+	useEffect(
+		() =>
+			addErrorPresenter((error) =>
+				presentBillingProblem(error, () => void queryClient.invalidateQueries({ queryKey: teamKeys.orgDetails })),
+			),
+		[queryClient],
+	)
 
-	if (status !== 'authenticated' || !user) {
+	if (!isSignedIn || !user) {
 		return <Navigate to={loginWithNext(location)} replace />
+	}
+	// Paused, past due or canceled: /paused says why and how back. Settings stays open, so that
+	// owners reach Billing (and everyone their profile).
+	if (org.data && isInactive(org.data.subscriptionState) && !location.pathname.startsWith(paths.settings)) {
+		return <Navigate to={paths.paused} replace />
 	}
 
 	return (
@@ -73,6 +95,7 @@ export function AppLayout() {
 						<UserMenu />
 					</div>
 				</header>
+				<TrialBanner org={org.data} />
 				<main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
 					{user.emailVerified ? null : <UnconfirmedNotice email={user.email} />}
 					<Outlet />

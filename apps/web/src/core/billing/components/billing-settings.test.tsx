@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
 import { teamKeys } from '#src/core/teams/api/teams.ts'
 import { json, makeOrgDetails, mockApi, problem, renderPage } from '#src/test/mock-api.tsx'
-import { actionResult, activeSubscription, makeOverview, makePlans, makeSubscription } from '../testing.ts'
+import { actionResult, activeSubscription, makeOverview, makePlans, makeSubscription } from '../testing.tsx'
 import { BillingSettings } from './billing-settings.tsx'
 
 function renderBilling(path = '/settings?tab=billing') {

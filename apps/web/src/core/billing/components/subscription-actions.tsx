@@ -6,14 +6,7 @@ import { ConfirmDialog, Dialog, DialogContent, DialogFooter, DialogTrigger } fro
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
 import { errorMessage } from '#src/lib/api-client.ts'
-import {
-	cancelSubscription,
-	dontCancel,
-	endTrialAndBill,
-	pauseSubscription,
-	resumeSubscription,
-	updatePaymentDetails,
-} from '../api/billing.ts'
+import { cancelSubscription, endTrialAndBill, pauseSubscription } from '../api/billing.ts'
 import { useSubscriptionAction } from '../hooks/use-subscription-action.ts'
 import { formatDate, formatMoney } from '../lib/billing-format.ts'
 
@@ -53,33 +46,6 @@ export function CancelSubscriptionButton({ subscription }: { subscription: Subsc
 				{subscription.status === 'paused' ? null : ' Until then, “Don’t cancel” undoes this.'}
 			</p>
 		</ConfirmDialog>
-	)
-}
-
-export function DontCancelButton({ subscription }: { subscription: Subscription }) {
-	const undo = useSubscriptionAction(() => dontCancel(subscription.provider))
-	return (
-		<Button size="sm" isLoading={undo.isPending} onClick={() => undo.mutate()}>
-			Don't cancel
-		</Button>
-	)
-}
-
-export function ResumeButton() {
-	const resume = useSubscriptionAction(() => resumeSubscription())
-	return (
-		<Button isLoading={resume.isPending} onClick={() => resume.mutate()}>
-			Resume subscription
-		</Button>
-	)
-}
-
-export function UpdatePaymentButton({ variant = 'outline' }: { variant?: 'outline' | 'primary' }) {
-	const update = useSubscriptionAction(() => updatePaymentDetails())
-	return (
-		<Button variant={variant} size="sm" isLoading={update.isPending} onClick={() => update.mutate()}>
-			Update payment details
-		</Button>
 	)
 }
 

@@ -14,16 +14,9 @@ import {
 	CardTitle,
 } from '#src/components/ui/card.tsx'
 import { formatDate, formatMoney, intervalAdverb } from '../lib/billing-format.ts'
+import { DontCancelButton, ResumeButton, UpdatePaymentButton } from './action-buttons.tsx'
 import { SubscriptionStatusBadge } from './status-badge.tsx'
-import {
-	CancelSubscriptionButton,
-	DontCancelButton,
-	EndTrialButton,
-	endOfTerm,
-	PauseButton,
-	ResumeButton,
-	UpdatePaymentButton,
-} from './subscription-actions.tsx'
+import { CancelSubscriptionButton, EndTrialButton, endOfTerm, PauseButton } from './subscription-actions.tsx'
 
 type SubscriptionCardProps = {
 	subscription: Subscription

@@ -1,3 +1,4 @@
+import type { User } from '@blocksmith/contracts/auth.ts'
 import type {
 	Plan,
 	PlansResponse,
@@ -5,6 +6,14 @@ import type {
 	SubscriptionActionResult,
 	SubscriptionOverview,
 } from '@blocksmith/contracts/subscriptions.ts'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { createMemoryRouter, Outlet, type RouteObject, RouterProvider, useLocation } from 'react-router'
+import { Toaster } from 'sonner'
+import { ThemeProvider } from '#src/components/ui/theme.tsx'
+import { createQueryClient } from '#src/lib/query-client.ts'
+import { createSessionStore } from '#src/lib/session.ts'
+import { SessionProvider } from '#src/lib/session-context.tsx'
+import { renderWithUser } from '#src/test/render.tsx'
 
 // Shared by the billing screens' tests: the server's catalogue and a subscription in any state
 // (the API stand-in is #src/test/mock-api.tsx).
@@ -139,4 +148,55 @@ export function makeOverview(changes: Partial<SubscriptionOverview> = {}): Subsc
 
 export function actionResult(subscription: Subscription, message = 'Done.'): SubscriptionActionResult {
 	return { subscription, redirectUrl: null, message }
+}
+
+export const signedInUser: User = {
+	id: 'u1',
+	name: 'Ada Lovelace',
+	email: 'ada@example.com',
+	emailVerified: true,
+	image: null,
+	createdAt: '2026-01-01T10:00:00.000Z',
+	activeOrganizationId: 'org1',
+}
+
+function Root() {
+	return (
+		<>
+			<Outlet />
+			{/* Inside the router: a toast's action may be a link. */}
+			<Toaster />
+		</>
+	)
+}
+
+/**
+ * Renders `routes` as the app does around them: the session (signed in as `user`, or signed out
+ * with null), the app's own query client (its error toasts included) and the toasts. Any other
+ * path renders "Elsewhere: {path}".
+ */
+export function renderApp(routes: RouteObject[], path: string, { user = signedInUser }: { user?: User | null } = {}) {
+	const store = createSessionStore()
+	if (user) {
+		store.signIn('token', user)
+	}
+	const queryClient = createQueryClient()
+	const router = createMemoryRouter([{ Component: Root, children: [...routes, { path: '*', Component: Elsewhere }] }], {
+		initialEntries: [path],
+	})
+	const rendered = renderWithUser(
+		<ThemeProvider>
+			<SessionProvider store={store}>
+				<QueryClientProvider client={queryClient}>
+					<RouterProvider router={router} />
+				</QueryClientProvider>
+			</SessionProvider>
+		</ThemeProvider>,
+	)
+	return { ...rendered, router, queryClient, store }
+}
+
+function Elsewhere() {
+	const location = useLocation()
+	return <p>Elsewhere: {location.pathname}</p>
 }
