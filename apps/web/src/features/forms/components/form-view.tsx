@@ -89,7 +89,7 @@ export type FormViewProps = {
 	headingLevel?: 1 | 2
 }
 
-type Unavailable = { title: string; message: string }
+type Unavailable = { title: string; message: string | null }
 
 type Phase =
 	| { name: 'filling' }
@@ -189,6 +189,10 @@ function retryingMessage(progress: SubmitProgress): string {
 }
 
 function unavailableNotice(error: PublicApiError): Unavailable | null {
+	// As the public page says it (form-page.tsx): neutral, nothing about the owner's billing.
+	if (error.code === 'UNAVAILABLE') {
+		return { title: 'This form is unavailable right now.', message: null }
+	}
 	if (error.code === 'FORM_CLOSED') {
 		return { title: 'This form is closed', message: error.detail }
 	}

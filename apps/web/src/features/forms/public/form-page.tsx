@@ -97,6 +97,10 @@ function stateOf(data: FormPageData): State {
 }
 
 function errorNotice(status: number, code: string, detail: string | undefined) {
+	// The owner's organization is paused or its subscription ended: neutral, nothing about billing.
+	if (code === 'UNAVAILABLE') {
+		return { title: 'This form is unavailable right now.', message: null }
+	}
 	if (status === 410 || code === 'FORM_DELETED') {
 		return { title: 'This form was deleted', message: detail || 'Its owner deleted it, so it no longer takes answers.' }
 	}
