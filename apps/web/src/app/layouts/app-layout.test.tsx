@@ -71,10 +71,7 @@ describe('the dashboard shell and billing', () => {
 		mockApi(() => undefined, { org: { subscriptionState: 'trialing', trialEndsAt: inTwoAndAHalfDays } })
 		renderShell('/')
 		expect(await screen.findByText('Trial: 3 days left')).toBeInTheDocument()
-		expect(screen.getByRole('link', { name: 'Choose a plan' })).toHaveAttribute(
-			'href',
-			'/settings?tab=billing&dialog=change-plan',
-		)
+		expect(screen.getByRole('link', { name: 'Choose a plan' })).toHaveAttribute('href', '/settings?tab=billing')
 	})
 
 	test('a plan’s limit reached says which, how much, on which plan, with an Upgrade link', async () => {

@@ -8,7 +8,7 @@ import { paths } from '#src/app/paths.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { Skeleton } from '#src/components/ui/skeleton.tsx'
 import { PausedExplanation } from '#src/core/billing/components/paused-explanation.tsx'
-import { isInactive } from '#src/core/billing/lib/billing-format.ts'
+import { isInactive } from '#src/core/billing/lib/billing-state.ts'
 import { orgDetailsQuery } from '#src/core/teams/api/teams.ts'
 import { useSession } from '#src/lib/session-context.tsx'
 

@@ -23,6 +23,11 @@ export function RegisterPage() {
 					<Link className="font-medium text-link hover:underline" to={paths.login}>
 						Sign in
 					</Link>
+					<span className="mt-2 block">
+						<Link className="font-medium text-link hover:underline" to={paths.pricing}>
+							Plans and pricing
+						</Link>
+					</span>
 				</>
 			}
 		>

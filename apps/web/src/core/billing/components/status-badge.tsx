@@ -1,6 +1,6 @@
 import type { SubscriptionState } from '@blocksmith/contracts/subscriptions.ts'
 import { Badge } from '#src/components/ui/badge.tsx'
-import { daysLeft, daysLeftLabel } from '../lib/billing-format.ts'
+import { daysLeft, daysLeftLabel } from '../lib/billing-state.ts'
 
 const labels: Record<SubscriptionState, string> = {
 	trialing: 'Trial',

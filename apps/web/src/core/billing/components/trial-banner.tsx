@@ -1,7 +1,7 @@
 import type { OrgDetails } from '@blocksmith/contracts/teams.ts'
 import { Link } from 'react-router'
-import { daysLeft, daysLeftLabel } from '../lib/billing-format.ts'
-import { changePlanPath } from '../lib/billing-paths.ts'
+import { paths } from '#src/app/paths.ts'
+import { daysLeft, daysLeftLabel } from '../lib/billing-state.ts'
 
 /** A slim line over the dashboard while the organization is on its trial: how long, and where to choose a plan. */
 export function TrialBanner({ org }: { org: OrgDetails | undefined }) {
@@ -15,7 +15,7 @@ export function TrialBanner({ org }: { org: OrgDetails | undefined }) {
 				<span aria-hidden className="mx-2 text-muted-foreground">
 					·
 				</span>
-				<Link to={changePlanPath()} className="font-medium text-link hover:underline">
+				<Link to={paths.billing} className="font-medium text-link hover:underline">
 					Choose a plan
 				</Link>
 			</p>

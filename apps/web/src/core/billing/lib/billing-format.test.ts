@@ -2,7 +2,6 @@ import { describe, expect, test } from 'vitest'
 import { plans } from '../testing.tsx'
 import {
 	changeDirection,
-	daysLeft,
 	formatBytes,
 	formatLimit,
 	formatMoney,
@@ -11,6 +10,7 @@ import {
 	monthlyPrice,
 	yearlySaving,
 } from './billing-format.ts'
+import { daysLeft } from './billing-state.ts'
 
 const day = 86_400_000
 const now = Date.parse('2026-11-24T12:00:00.000Z')

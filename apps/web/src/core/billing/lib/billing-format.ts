@@ -5,22 +5,10 @@ import {
 	limitLabels,
 	type Plan,
 	type PlanId,
-	type SubscriptionState,
 } from '@blocksmith/contracts/subscriptions.ts'
 
 // How billing's figures read: money from minor units, bytes, limits, days left, dates. Pure, so
 // the pricing page, Settings → Billing, /paused and the 402 toast all say the same thing.
-
-const dayMs = 86_400_000
-
-/** Whole days left, rounded up (the last afternoon still counts as a day), never negative. */
-export function daysLeft(until: string, now: number = Date.now()): number {
-	return Math.max(0, Math.ceil((Date.parse(until) - now) / dayMs))
-}
-
-export function daysLeftLabel(days: number): string {
-	return `${days} ${days === 1 ? 'day' : 'days'} left`
-}
 
 /** The currency's minor unit digits (2 for USD and EUR, 0 for JPY), as Intl knows them. */
 function minorDigits(currency: string): number {
@@ -112,11 +100,6 @@ export function formatDate(iso: string): string {
 }
 
 export const intervalAdverb: Record<BillingInterval, string> = { month: 'monthly', year: 'yearly' }
-
-/** The states in which the dashboard is closed and /paused explains why. */
-export function isInactive(state: SubscriptionState): boolean {
-	return state === 'paused' || state === 'past_due' || state === 'canceled'
-}
 
 export type PlanChoice = { planId: PlanId; interval: BillingInterval }
 

@@ -8,8 +8,8 @@ import { limitReachedMessage } from '../lib/billing-format.ts'
 import { changePlanPath } from '../lib/billing-paths.ts'
 
 // The two billing refusals any screen can meet (a 402), told the same way everywhere: what was
-// refused and the way forward. Registered with the query client's error toasts by the app's
-// shell; the fixed toast ids keep a burst of refusals to one toast each.
+// refused and the way forward. Loaded when the first one happens (billing-problems.ts); the
+// fixed toast ids keep a burst of refusals to one toast each.
 
 const limitToast = 'plan-limit-reached'
 const inactiveToast = 'subscription-inactive'
@@ -34,10 +34,9 @@ function nextPlan(planId: string) {
 
 /**
  * Shows PLAN_LIMIT_REACHED ("Forms: 5 of 5 on the Starter plan", Upgrade) and SUBSCRIPTION_INACTIVE
- * (its detail, a link to /paused); true when it showed the error. `onInactive` lets the shell read
- * the organization again, so the dashboard's gate follows at once.
+ * (its detail, a link to /paused).
  */
-export function presentBillingProblem(error: ApiError, onInactive?: () => void): boolean {
+export function showBillingProblem(error: ApiError): void {
 	if (error.code === 'PLAN_LIMIT_REACHED') {
 		const planId = error.limit ? nextPlan(error.limit.planId) : undefined
 		toast.error(error.limit ? limitReachedMessage(error.limit) : error.detail, {
@@ -49,7 +48,7 @@ export function presentBillingProblem(error: ApiError, onInactive?: () => void):
 				</ToastLink>
 			),
 		})
-		return true
+		return
 	}
 	if (error.code === 'SUBSCRIPTION_INACTIVE') {
 		toast.error(error.detail, {
@@ -60,8 +59,5 @@ export function presentBillingProblem(error: ApiError, onInactive?: () => void):
 				</ToastLink>
 			),
 		})
-		onInactive?.()
-		return true
 	}
-	return false
 }
