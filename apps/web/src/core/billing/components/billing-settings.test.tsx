@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { teamKeys } from '#src/core/teams/api/teams.ts'
 import { json, makeOrgDetails, mockApi, problem, renderPage } from '#src/test/mock-api.tsx'
 import { actionResult, activeSubscription, makeOverview, makePlans, makeSubscription } from '../testing.tsx'
@@ -193,5 +193,78 @@ describe('Settings → Billing', () => {
 		const link = within(row).getByRole('link', { name: /View invoice BS-0001/ })
 		expect(link).toHaveAttribute('href', 'https://invoice.stripe.test/in_1')
 		expect(link).toHaveAttribute('target', '_blank')
+	})
+	test('pausing asks for an optional day to resume on and sends it', async () => {
+		const api = mockApi(({ method, path }) => {
+			if (path === '/api/plans') {
+				return json(makePlans())
+			}
+			if (path === '/api/subscriptions') {
+				return json(makeOverview({ subscription: activeSubscription() }))
+			}
+			if (method === 'POST' && path === '/api/subscriptions/pause_subscription') {
+				return json(actionResult(activeSubscription({ status: 'paused', pauseReason: 'requested' }), 'Paused.'))
+			}
+			return undefined
+		})
+		const { user } = renderBilling()
+		await user.click(await screen.findByRole('button', { name: 'Pause' }))
+		const dialog = await screen.findByRole('dialog', { name: 'Pause the subscription' })
+		const date = within(dialog).getByLabelText('Resume on (optional)')
+		await user.type(date, '2099-03-01')
+		await user.click(within(dialog).getByRole('button', { name: /^Pause until/ }))
+		await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+		expect(api.calls.find((call) => call.path === '/api/subscriptions/pause_subscription')?.body).toEqual({
+			resumesAt: new Date('2099-03-01T00:00:00').toISOString(),
+		})
+	})
+
+	test('canceling says until when everything works, and asks first', async () => {
+		const api = mockApi(({ method, path }) => {
+			if (path === '/api/plans') {
+				return json(makePlans())
+			}
+			if (path === '/api/subscriptions') {
+				return json(makeOverview({ subscription: activeSubscription() }))
+			}
+			if (method === 'POST' && path === '/api/subscriptions/cancel_subscription') {
+				return json(actionResult(activeSubscription({ cancelAtPeriodEnd: true }), 'Ends on December 15, 2026.'))
+			}
+			return undefined
+		})
+		const { user } = renderBilling()
+		await user.click(await screen.findByRole('button', { name: 'Cancel subscription' }))
+		const confirm = await screen.findByRole('alertdialog', { name: 'Cancel the subscription?' })
+		expect(within(confirm).getByText(/keeps working until Dec 15, 2026/)).toBeInTheDocument()
+		expect(within(confirm).getByText(/Nothing is deleted/)).toBeInTheDocument()
+		await user.click(within(confirm).getByRole('button', { name: 'Cancel subscription' }))
+		await waitFor(() =>
+			expect(api.calls.filter((call) => call.path === '/api/subscriptions/cancel_subscription')).toHaveLength(1),
+		)
+	})
+
+	test('with Stripe, updating the payment details goes to Stripe’s page', async () => {
+		const assign = vi.fn()
+		vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign })
+		mockApi(({ method, path }) => {
+			if (path === '/api/plans') {
+				return json(makePlans({ provider: 'stripe' }))
+			}
+			if (path === '/api/subscriptions') {
+				return json(makeOverview({ subscription: activeSubscription({ provider: 'stripe', status: 'past_due' }) }))
+			}
+			if (method === 'POST' && path === '/api/subscriptions/update_payment_details') {
+				return json({
+					subscription: activeSubscription({ provider: 'stripe', status: 'past_due' }),
+					redirectUrl: 'https://billing.stripe.test/p/session',
+					message: 'Continue on Stripe.',
+				})
+			}
+			return undefined
+		})
+		const { user } = renderBilling()
+		expect(await screen.findByText('A payment failed')).toBeInTheDocument()
+		await user.click(screen.getByRole('button', { name: 'Update payment details' }))
+		await waitFor(() => expect(assign).toHaveBeenCalledWith('https://billing.stripe.test/p/session'))
 	})
 })
