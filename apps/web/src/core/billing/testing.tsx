@@ -150,7 +150,7 @@ export function actionResult(subscription: Subscription, message = 'Done.'): Sub
 	return { subscription, redirectUrl: null, message }
 }
 
-export const signedInUser: User = {
+const signedInUser: User = {
 	id: 'u1',
 	name: 'Ada Lovelace',
 	email: 'ada@example.com',
