@@ -25,6 +25,18 @@
  * Controls (also over HTTP, see pages.ts): `advance(seconds)`, `completeCheckout(id, { email, card })`,
  * `completePortal(id)`, `setCard(customerId, 'ok' | 'declines')`, `setWebhook`, `pauseWebhooks`,
  * `resumeWebhooks`, `flushWebhooks`, `webhooksIdle`, `events()`, and `store` for assertions.
+ *
+ * Where it is not Stripe (so a test passing here may still need a look against test mode):
+ * - Checkout saves the card as the customer's `invoice_settings.default_payment_method`; real Checkout sets
+ *   the subscription's `default_payment_method`. Invoices charge the subscription's card, else the customer's.
+ * - A failed renewal leaves the subscription `past_due` for good: no Smart Retries, no dunning that ends in
+ *   `unpaid`/`canceled`; it is paid when a card is saved (portal, setup-mode Checkout) or resumed.
+ * - No pending updates (`payment_behavior=pending_if_incomplete`), no adding/removing items, no coupons, taxes,
+ *   quantities beyond plain proration, and no proration credit when `cancel_at` falls mid-period (only the
+ *   period billed after it is shortened). Schedules are only made `from_subscription`.
+ * - Events are recorded in one plausible order; Stripe does not promise an order. Events recorded while no
+ *   webhook is set are never delivered. Signatures use real time (receivers check tolerance against it);
+ *   `created` fields use the fake's clock.
  */
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
