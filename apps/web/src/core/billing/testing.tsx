@@ -131,7 +131,7 @@ export function makeOverview(changes: Partial<SubscriptionOverview> = {}): Subsc
 		plan: plans.find((candidate) => candidate.id === subscription.planId) as Plan,
 		usage: {
 			monthStart: '2026-11-01T00:00:00.000Z',
-			monthEnd: '2026-11-30T12:00:00.000Z',
+			monthEnd: '2026-12-01T00:00:00.000Z',
 			meters: [
 				{ key: 'members', used: 2, limit: 5 },
 				{ key: 'forms', used: 40, limit: 50 },

@@ -40,7 +40,7 @@ describe('Settings → Billing', () => {
 		expect(screen.getByRole('progressbar', { name: 'File storage' })).toHaveAttribute('aria-valuetext', '3 GB of 10 GB')
 		expect(screen.getByText('3 · Unlimited')).toBeInTheDocument()
 		expect(screen.queryByRole('progressbar', { name: 'Charts' })).toBeNull()
-		expect(screen.getByText('Resets Nov 30, 2026')).toBeInTheDocument()
+		expect(screen.getByText('Resets Dec 1, 2026')).toBeInTheDocument()
 		// The local provider takes no payments: the empty invoice list says so.
 		expect(screen.getByRole('heading', { name: 'No invoices yet' })).toBeInTheDocument()
 		expect(screen.getByText(/operator handles billing/)).toBeInTheDocument()
@@ -125,6 +125,7 @@ describe('Settings → Billing', () => {
 		renderBilling('/settings?tab=billing&dialog=change-plan&plan=business&interval=year')
 		const dialog = await screen.findByRole('dialog', { name: 'Change plan' })
 		expect(within(dialog).getByRole('radio', { name: 'Business' })).toBeChecked()
+		await waitFor(() => expect(within(dialog).getByRole('radio', { name: 'Business' })).toHaveFocus())
 		expect(within(dialog).getByRole('radio', { name: 'Yearly save up to 17%' })).toBeChecked()
 		expect(within(dialog).getByText(/starts now, prorated/)).toBeInTheDocument()
 		expect(within(dialog).getByRole('button', { name: 'Upgrade to Business' })).toBeEnabled()

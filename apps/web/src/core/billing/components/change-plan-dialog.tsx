@@ -36,7 +36,20 @@ type ChangePlanDialogProps = {
 export function ChangePlanDialog({ open, onOpenChange, subscription, plans, initial }: ChangePlanDialogProps) {
 	return (
 		<Dialog open={open} onOpenChange={onOpenChange}>
-			<DialogContent title="Change plan" description="Compare the plans, then confirm your choice." size="lg">
+			<DialogContent
+				title="Change plan"
+				description="Compare the plans, then confirm your choice."
+				size="lg"
+				// On the chosen plan, not on the first control: the interval's first option would
+				// look chosen under its focus ring.
+				onOpenAutoFocus={(event) => {
+					const chosen = (event.currentTarget as HTMLElement).querySelector<HTMLElement>('input[name="plan"]:checked')
+					if (chosen) {
+						event.preventDefault()
+						chosen.focus()
+					}
+				}}
+			>
 				{/* Mounted while open only: each opening starts from the preselection. */}
 				<ChangePlanForm
 					subscription={subscription}
@@ -103,7 +116,7 @@ function ChangePlanForm({
 				))}
 			</fieldset>
 			<p className="text-muted-foreground text-xs">
-				<Link to={paths.pricing} className="text-link hover:underline">
+				<Link to={paths.pricing} className="text-link underline">
 					Compare every limit
 				</Link>{' '}
 				on the pricing page.

@@ -31,7 +31,7 @@ export function PlanComparison({ plans }: { plans: readonly Plan[] }) {
 			<TableBody>
 				{limitKeys.map((key) => (
 					<TableRow key={key}>
-						<TableHead scope="row" className="font-normal text-foreground text-sm">
+						<TableHead scope="row" className="whitespace-normal font-normal text-foreground text-sm">
 							{limitLabels[key].name}
 						</TableHead>
 						{plans.map((plan) => (
@@ -43,7 +43,7 @@ export function PlanComparison({ plans }: { plans: readonly Plan[] }) {
 				))}
 				{switchKeys.map((key) => (
 					<TableRow key={key}>
-						<TableHead scope="row" className="font-normal text-foreground text-sm">
+						<TableHead scope="row" className="whitespace-normal font-normal text-foreground text-sm">
 							{planSwitchLabels[key]}
 						</TableHead>
 						{plans.map((plan) => (

@@ -68,7 +68,7 @@ function Meter({ meter, monthEnd }: { meter: UsageMeter; monthEnd: string }) {
 				</div>
 			)}
 			{isMonthlyMeter(meter.key) ? (
-				<p className="text-muted-foreground text-xs">Resets {formatDate(monthEnd)}</p>
+				<p className="text-muted-foreground text-xs">Resets {formatDate(monthEnd, { isUtc: true })}</p>
 			) : null}
 		</div>
 	)

@@ -95,8 +95,12 @@ export function meterTone(used: number, limit: number | null): MeterTone {
 	return used * 100 >= limit * 80 ? 'warning' : 'normal'
 }
 
-export function formatDate(iso: string): string {
-	return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' })
+/**
+ * A day, where the user is; `isUtc` for the usage month's bounds, which are UTC calendar months
+ * (the month that ends on 1 December at 00:00 UTC resets on 1 December, everywhere).
+ */
+export function formatDate(iso: string, { isUtc = false }: { isUtc?: boolean } = {}): string {
+	return new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium', ...(isUtc ? { timeZone: 'UTC' } : {}) })
 }
 
 export const intervalAdverb: Record<BillingInterval, string> = { month: 'monthly', year: 'yearly' }
