@@ -99,6 +99,7 @@ export function createServices(options: {
 		sync: config.sync,
 		writes: config.writes,
 		webhookVerificationToken: config.notion.webhookVerificationToken,
+		subscriptions,
 	})
 	// "Continue with Notion" connects the workspace its grant names, with the workspace layer's code (decision 020).
 	const auth = createAuth({
@@ -120,8 +121,9 @@ export function createServices(options: {
 		uploadMaxBytes: config.uploadMaxBytes,
 		settings: config.forms,
 		workspaces,
+		subscriptions,
 	})
-	const charts = createCharts({ db: database.db, jobs, log, publicUrl: config.publicUrl })
+	const charts = createCharts({ db: database.db, jobs, log, publicUrl: config.publicUrl, subscriptions })
 	return {
 		config,
 		database,
@@ -246,6 +248,7 @@ export function createApp(services: AppServices) {
 			publicUrl: config.publicUrl,
 			authSecret: config.authSecret,
 			maxBytes: config.uploadMaxBytes,
+			subscriptions: services.subscriptions,
 		}),
 	)
 	app.route('/', createClientLogRoutes({ db }))

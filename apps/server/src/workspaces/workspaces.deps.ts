@@ -1,3 +1,4 @@
+import type { Subscriptions } from '#src/core/subscriptions/subscriptions.module.ts'
 import type { Db } from '#src/db/client.ts'
 import type { JobQueue, Jobs } from '#src/lib/jobs.ts'
 import type { Logger } from '#src/lib/logger.ts'
@@ -81,6 +82,8 @@ export type WorkspaceDeps = {
 	sourceLabelers: Map<string, SourceLabeler>
 	/** From NOTION_WEBHOOK_VERIFICATION_TOKEN; else the one learnt at the handshake is used. */
 	webhookVerificationToken: string | undefined
+	/** Asked before a workspace is added: the plan counts them. */
+	subscriptions: Subscriptions
 }
 
 /** A caller working in one organization. */

@@ -1,3 +1,5 @@
+import { count, eq } from 'drizzle-orm'
+import type { Subscriptions } from '#src/core/subscriptions/subscriptions.module.ts'
 import type { Db } from '#src/db/client.ts'
 import type { Jobs } from '#src/lib/jobs.ts'
 import type { Logger } from '#src/lib/logger.ts'
@@ -11,6 +13,7 @@ import type {
 	WorkspaceDeps,
 	WriteSettings,
 } from './workspaces.deps.ts'
+import { workspaces } from './workspaces.schema.ts'
 import { labelUsers, type SourceLabeler } from './workspaces.sources.ts'
 import { createSyncQueues } from './workspaces.sync.ts'
 import { createWriteQueues } from './workspaces.writes.ts'
@@ -32,6 +35,7 @@ export function createWorkspaces(options: {
 	sync: SyncSettings
 	writes: WriteSettings
 	webhookVerificationToken: string | undefined
+	subscriptions: Subscriptions
 }) {
 	const secrets = createSecretBox(options.authSecret)
 	const publicScopes = new Map<string, PublicScopeResolver>()
@@ -53,6 +57,14 @@ export function createWorkspaces(options: {
 	for (const queue of Object.values(deps.queues)) {
 		options.jobs.register(queue as Parameters<Jobs['register']>[0])
 	}
+	// Every workspace counts, built-in and Notion alike.
+	options.subscriptions.registerMeter('workspaces', async (db, organizationId) => {
+		const [row] = await db
+			.select({ count: count() })
+			.from(workspaces)
+			.where(eq(workspaces.organizationId, organizationId))
+		return row?.count ?? 0
+	})
 	return {
 		deps,
 		registerPublicScope: (kind: string, resolver: PublicScopeResolver) => {

@@ -70,6 +70,7 @@ const notFound = commonProblems[404]
 /** Anonymous visitors of published objects: enough for a form's choices, not for scraping a database. */
 export const publicReadLimit = { limit: 120, windowSeconds: 60 }
 const bad = commonProblems[400]
+const planRefused = problemResponse('The plan has no room for another workspace, or the subscription is not active')
 
 const routes = {
 	listWorkspaces: createRoute({
@@ -90,6 +91,7 @@ const routes = {
 		responses: {
 			201: jsonResponse(connectWorkspaceResultSchema, 'The workspace, or where to send the browser'),
 			400: bad,
+			402: planRefused,
 			409: problemResponse('Notion OAuth is not configured on this server'),
 		},
 	}),
@@ -99,7 +101,7 @@ const routes = {
 		tags,
 		security,
 		summary: 'Create a sample local workspace: clients, projects, time entries, invoices and enquiries, related',
-		responses: { 201: jsonResponse(z.object({ workspace: workspaceSchema }), 'Created') },
+		responses: { 201: jsonResponse(z.object({ workspace: workspaceSchema }), 'Created'), 402: planRefused },
 	}),
 	disconnect: createRoute({
 		method: 'delete',

@@ -69,7 +69,9 @@ async function getWorkspaceRecord(ctx: WorkspaceCtx, id: string, tool?: Workspac
 	return record
 }
 
+/** A new built-in workspace (also the sample's): refused with 402 when the plan has no room for another. */
 export async function createLocalWorkspace(ctx: WorkspaceCtx, name: string): Promise<Workspace> {
+	await ctx.subscriptions.assertCanAdd(ctx.db, ctx.orgId, 'workspaces')
 	const [record] = await ctx.db
 		.insert(workspaces)
 		.values({ id: randomUUID(), organizationId: ctx.orgId, tool: 'local', name, createdBy: ctx.userId })
@@ -103,6 +105,8 @@ async function saveNotionWorkspace(
 			.where(eq(workspaces.id, existing.id))
 			.returning()
 	} else {
+		// Only a new connection counts against the plan: a token refreshed on one already there never does.
+		await ctx.subscriptions.assertCanAdd(ctx.db, ctx.orgId, 'workspaces')
 		;[record] = await ctx.db
 			.insert(workspaces)
 			.values({
@@ -215,6 +219,10 @@ export async function completeNotionOAuth(
 		)
 		return back({ connected: workspace.id })
 	} catch (error) {
+		if (isPlanRefusal(error)) {
+			// The plan's limit or a paused subscription, not Notion: the page says which.
+			return back({ error: error.detail })
+		}
 		deps.log.warn({ err: error }, 'notion oauth exchange failed')
 		return back({ error: 'Notion refused the connection. Try again.' })
 	}
@@ -236,18 +244,32 @@ export function createNotionSignInGrants(deps: WorkspaceDeps): NotionSignInDeps 
 				redirectUri,
 			}),
 		connectWorkspace: async ({ organizationId, userId, grant }) => {
-			await saveNotionWorkspace(
-				{ ...deps, orgId: organizationId, userId },
-				{
-					externalId: grant.workspaceId,
-					name: grant.workspaceName ?? 'Notion',
-					icon: grant.workspaceIcon,
-					accessToken: grant.accessToken,
-					refreshToken: grant.refreshToken,
-				},
-			)
+			try {
+				await saveNotionWorkspace(
+					{ ...deps, orgId: organizationId, userId },
+					{
+						externalId: grant.workspaceId,
+						name: grant.workspaceName ?? 'Notion',
+						icon: grant.workspaceIcon,
+						accessToken: grant.accessToken,
+						refreshToken: grant.refreshToken,
+					},
+				)
+			} catch (error) {
+				// A sign-in never fails for the plan (a new organization always has room for its first
+				// workspaces); an organization already at its limit connects it from the Workspaces page.
+				if (!isPlanRefusal(error)) {
+					throw error
+				}
+				deps.log.info({ organizationId, code: error.code }, 'notion sign-in: workspace not connected (plan)')
+			}
 		},
 	}
+}
+
+/** The subscription's refusal to add a workspace (402): its detail is meant for the member who asked. */
+function isPlanRefusal(error: unknown): error is AppError {
+	return error instanceof AppError && (error.code === 'PLAN_LIMIT_REACHED' || error.code === 'SUBSCRIPTION_INACTIVE')
 }
 
 /** Owners and admins only; found in the caller's organization first, so another's id reads as 404. */

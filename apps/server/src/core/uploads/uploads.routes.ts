@@ -10,11 +10,13 @@ import {
 import { createRoute, z } from '@hono/zod-openapi'
 import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/auth.middleware.ts'
 import type { Auth } from '#src/core/auth/auth.ts'
+import type { Subscriptions } from '#src/core/subscriptions/subscriptions.module.ts'
 import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
 import { isInlineSafe } from './uploads.policy.ts'
 import {
 	createDirectUpload,
 	getBlob,
+	measureStoredBytes,
 	openDownload,
 	receiveUpload,
 	type UploadsDeps,
@@ -38,6 +40,7 @@ const routes = {
 		responses: {
 			200: jsonResponse(directUploadResponseSchema, 'Upload URL'),
 			400: commonProblems[400],
+			402: problemResponse("The plan's storage would be passed, or the subscription is not active"),
 			413: problemResponse('Larger than the upload limit'),
 			415: problemResponse('File type not accepted'),
 		},
@@ -78,7 +81,9 @@ const routes = {
 	}),
 }
 
-export function createUploadRoutes(deps: UploadsDeps & { auth: Auth }) {
+export function createUploadRoutes(deps: UploadsDeps & { auth: Auth; subscriptions: Subscriptions }) {
+	// Registered here, as the module has no create function of its own: built once per app.
+	deps.subscriptions.registerMeter('fileStorageBytes', measureStoredBytes)
 	const router = createRouter<MemberEnv>()
 	router.use('/dashboard/active_storage/*', requireSession(deps.auth), requireMember(deps.db))
 

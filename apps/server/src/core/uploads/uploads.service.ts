@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { BlobWithUrl, DirectUploadRequest, DirectUploadResponse } from '@blocksmith/contracts/uploads.ts'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm'
+import type { Subscriptions } from '#src/core/subscriptions/subscriptions.module.ts'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
@@ -8,7 +9,15 @@ import type { Storage } from '#src/lib/storage.ts'
 import { isAllowedContentType, normaliseContentType } from './uploads.policy.ts'
 import { blobs } from './uploads.schema.ts'
 
-export type UploadsDeps = { db: Db; storage: Storage; publicUrl: string; authSecret: string; maxBytes: number }
+export type UploadsDeps = {
+	db: Db
+	storage: Storage
+	publicUrl: string
+	authSecret: string
+	maxBytes: number
+	/** Asked before a file is announced: the plan counts the bytes an organization keeps. */
+	subscriptions: Pick<Subscriptions, 'assertCanAdd'>
+}
 
 const uploadUrlSeconds = 10 * 60
 const downloadUrlSeconds = 60 * 60
@@ -74,6 +83,7 @@ export async function createDirectUpload(
 			errors: [{ field: 'contentType', message: 'This file type is not accepted.' }],
 		})
 	}
+	await deps.subscriptions.assertCanAdd(deps.db, ctx.orgId, 'fileStorageBytes', input.byteSize)
 	const id = randomBytes(16).toString('base64url')
 	const [row] = await deps.db
 		.insert(blobs)
@@ -169,4 +179,24 @@ export async function openDownload(deps: UploadsDeps, blobId: string) {
 	const blob = found(row)
 	const file = blob.status === 'uploaded' ? await deps.storage.get(blob.key) : null
 	return { blob, file: found(file, 'The file is not there (yet).') }
+}
+
+/**
+ * The bytes an organization keeps, for its plan's storage limit: uploaded files, and files
+ * announced whose upload link still works (so announcing many at once cannot pass the limit).
+ * A visitor's upload no answer has taken yet is left out: it is swept unless an answer takes it
+ * (blobs.scope). Expired announcements never become files. One sum on the organization's index.
+ */
+export async function measureStoredBytes(db: Db, organizationId: string): Promise<number> {
+	const [row] = await db
+		.select({ bytes: sql<string | number>`coalesce(sum(${blobs.byteSize}), 0)` })
+		.from(blobs)
+		.where(
+			and(
+				eq(blobs.organizationId, organizationId),
+				or(isNull(blobs.scope), isNotNull(blobs.claimedBy)),
+				or(eq(blobs.status, 'uploaded'), gt(blobs.createdAt, new Date(Date.now() - uploadUrlSeconds * 1000))),
+			),
+		)
+	return Number(row?.bytes ?? 0)
 }

@@ -15,7 +15,7 @@ import { AppError, found } from '#src/lib/errors.ts'
 import { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
 import type { ChartsCtx, ChartsDeps } from './charts.deps.ts'
 import { canDeleteChart } from './charts.policy.ts'
-import { publicChartOf } from './charts.public.ts'
+import { assertServed, publicChartOf } from './charts.public.ts'
 import { chartDashboards, charts } from './charts.schema.ts'
 
 // Dashboards: several charts of the organization on a 12-column grid, published and embedded
@@ -88,6 +88,7 @@ export async function getDashboard(ctx: ChartsCtx, id: string): Promise<Dashboar
 export async function createDashboard(ctx: ChartsCtx, input: CreateDashboard): Promise<Dashboard> {
 	const chartIds = input.chartIds ?? []
 	await checkCharts(ctx, chartIds, (index) => `chartIds.${index}`)
+	await ctx.subscriptions.assertCanAdd(ctx.db, ctx.orgId, 'dashboards')
 	const [record] = await ctx.db
 		.insert(chartDashboards)
 		.values({
@@ -161,6 +162,7 @@ async function publishedDashboard(deps: ChartsDeps, id: string) {
 		.from(chartDashboards)
 		.where(and(eq(chartDashboards.id, id), eq(chartDashboards.published, true)))
 	const dashboard = found(record, 'This dashboard is not available. It may have been unpublished or deleted.')
+	await assertServed(deps, dashboard.organizationId)
 	const embed = dashboardEmbedSchema.parse(dashboard.embed)
 	const chartIds = dashboard.tiles.map((tile) => tile.chartId)
 	const rows =

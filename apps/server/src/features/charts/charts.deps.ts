@@ -1,4 +1,5 @@
 import type { Role } from '@blocksmith/contracts/teams.ts'
+import type { Subscriptions } from '#src/core/subscriptions/subscriptions.module.ts'
 import type { Db } from '#src/db/client.ts'
 import type { Logger } from '#src/lib/logger.ts'
 
@@ -14,6 +15,8 @@ export type ChartsDeps = {
 	 * holding (besides what its saved charts read) the properties `wanted`.
 	 */
 	requestProjection: (databaseId: string, wanted: string[]) => void
+	/** The plan's room for charts and dashboards, and whether the organization's public pages are served. */
+	subscriptions: Subscriptions
 }
 
 /** A member working in one organization, with their role there. */

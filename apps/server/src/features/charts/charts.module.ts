@@ -1,5 +1,7 @@
 import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
+import { count, eq } from 'drizzle-orm'
 import type { Context } from 'hono'
+import type { Meter } from '#src/core/subscriptions/subscriptions.usage.ts'
 import { AppError } from '#src/lib/errors.ts'
 import type { JobQueue, Jobs } from '#src/lib/jobs.ts'
 import type { PageRender } from '#src/lib/page-render.ts'
@@ -9,6 +11,7 @@ import type { ChartsDeps } from './charts.deps.ts'
 import { renderChartPage } from './charts.page.ts'
 import { buildProjection, dropOrphanProjections } from './charts.projection.ts'
 import { findPublicChart, publicChartOf } from './charts.public.ts'
+import { chartDashboards, charts } from './charts.schema.ts'
 
 /** Asks within this long of the last one for the same database are one ask. */
 const projectionAskSeconds = 10
@@ -32,6 +35,8 @@ export function createCharts(
 		},
 	}
 	options.jobs.register(projectionQueue)
+	options.subscriptions.registerMeter('charts', countCharts)
+	options.subscriptions.registerMeter('dashboards', countDashboards)
 	const deps: ChartsDeps = {
 		...options,
 		now: options.now ?? (() => new Date()),
@@ -118,7 +123,17 @@ export function createCharts(
 			if (!(error instanceof AppError)) {
 				throw error
 			}
-			return renderDashboardPage({ dashboard: null, darkSvgs: [], theme: asked ?? 'auto', transparent: true, pageUrl })
+			const page = renderDashboardPage({
+				dashboard: null,
+				darkSvgs: [],
+				theme: asked ?? 'auto',
+				transparent: true,
+				pageUrl,
+			})
+			// The page reads "not available" either way; the status and code say which (404, or 409 UNAVAILABLE).
+			return 'head' in page
+				? { ...page, status: error.status, data: { error: { status: error.status, code: error.code } } }
+				: page
 		}
 	}
 
@@ -126,3 +141,17 @@ export function createCharts(
 }
 
 export type Charts = ReturnType<typeof createCharts>
+
+/** Charts of both tools count against the plan. */
+const countCharts: Meter = async (db, organizationId) => {
+	const [row] = await db.select({ count: count() }).from(charts).where(eq(charts.organizationId, organizationId))
+	return row?.count ?? 0
+}
+
+const countDashboards: Meter = async (db, organizationId) => {
+	const [row] = await db
+		.select({ count: count() })
+		.from(chartDashboards)
+		.where(eq(chartDashboards.organizationId, organizationId))
+	return row?.count ?? 0
+}

@@ -40,7 +40,19 @@ export async function findPublicChart(
 		.from(charts)
 		.leftJoin(workspaceDatabases, eq(workspaceDatabases.id, charts.databaseId))
 		.where(and(eq(charts.id, id), eq(charts.published, true), tool ? eq(charts.tool, tool) : undefined))
-	return found(row, notAvailable)
+	const records = found(row, notAvailable)
+	await assertServed(deps, records.chart.organizationId)
+	return records
+}
+
+/**
+ * Not while the organization's subscription is paused, past due or canceled: its page, image,
+ * CSV and dashboards answer UNAVAILABLE, with a neutral detail (visitors hear nothing of billing).
+ */
+export async function assertServed(deps: ChartsDeps, organizationId: string): Promise<void> {
+	if (!(await deps.subscriptions.isAvailable(organizationId))) {
+		throw new AppError('UNAVAILABLE')
+	}
 }
 
 /** The builder's live preview: settings not saved yet, on a database of the caller's. */

@@ -56,6 +56,11 @@ const contentTypes = { png: 'image/png', svg: 'image/svg+xml', csv: 'text/csv' }
 
 type RouteSpec = Omit<RouteConfig, 'path' | 'tags' | 'security'> & { path: string }
 
+const planRefused = (what: string) =>
+	problemResponse(`The plan has no room for another ${what}, or the subscription is not active`)
+/** A public chart or dashboard of an organization whose subscription is not active (nothing of billing is said). */
+const unavailable = problemResponse('Unavailable right now (UNAVAILABLE)')
+
 /** A members' route: bearer auth, the Charts tag, and the 401 every one can answer. */
 function memberRoute<R extends RouteSpec>(spec: R) {
 	return createRoute({
@@ -77,7 +82,7 @@ function publicRoute<R extends RouteSpec>(tool: WorkspaceTool, spec: R) {
 		...spec,
 		path: `/api/${tool}_charts${spec.path}`,
 		tags: ['Charts (public)'],
-		responses: { 404: problemResponse('Not published'), ...spec.responses },
+		responses: { 404: problemResponse('Not published'), 409: unavailable, ...spec.responses },
 	})
 }
 
@@ -95,7 +100,7 @@ function routesFor(tool: WorkspaceTool) {
 			path: '/charts',
 			summary: 'Create a chart on a database (a count of rows by its first select or date unless settings are given)',
 			request: { body: jsonBody(createChartSchema) },
-			responses: { 201: jsonResponse(chartSchema, 'Created'), 400: bad },
+			responses: { 201: jsonResponse(chartSchema, 'Created'), 400: bad, 402: planRefused('chart') },
 		}),
 		get: dashboardRoute(tool, {
 			method: 'get',
@@ -127,7 +132,7 @@ function routesFor(tool: WorkspaceTool) {
 			path: '/charts/{id}/duplicate',
 			summary: 'Copy a chart (the copy is not published)',
 			request: { params: idParams },
-			responses: { 201: jsonResponse(chartSchema, 'The copy'), 404: notFound },
+			responses: { 201: jsonResponse(chartSchema, 'The copy'), 402: planRefused('chart'), 404: notFound },
 		}),
 		render: dashboardRoute(tool, {
 			method: 'get',
@@ -183,7 +188,7 @@ const dashboardRoutes = (() => {
 			path: '/dashboard/charts/dashboards',
 			summary: 'Create a dashboard, optionally with charts placed two to a row',
 			request: { body: jsonBody(createDashboardSchema) },
-			responses: { 201: jsonResponse(dashboardSchema, 'Created'), 400: bad },
+			responses: { 201: jsonResponse(dashboardSchema, 'Created'), 400: bad, 402: planRefused('dashboard') },
 		}),
 		get: memberRoute({
 			method: 'get',
@@ -216,7 +221,12 @@ const dashboardRoutes = (() => {
 			tags: ['Charts (public)'],
 			summary: 'A published dashboard: each chart’s figures and drawing at its tile’s size — never rows',
 			request: { params: idParams, query: publicChartQuerySchema.pick({ theme: true }) },
-			responses: { 200: jsonResponse(publicDashboardSchema, 'The dashboard'), 400: bad, 404: notFound },
+			responses: {
+				200: jsonResponse(publicDashboardSchema, 'The dashboard'),
+				400: bad,
+				404: notFound,
+				409: unavailable,
+			},
 		}),
 		publicDashboardTile: createRoute({
 			method: 'get',
@@ -224,7 +234,12 @@ const dashboardRoutes = (() => {
 			tags: ['Charts (public)'],
 			summary: 'One tile of a published dashboard drawn at a width (the page redraws tiles at a phone’s width)',
 			request: { params: tileParams, query: publicChartQuerySchema },
-			responses: { 200: jsonResponse(publicChartSchema, 'The tile’s chart'), 400: bad, 404: notFound },
+			responses: {
+				200: jsonResponse(publicChartSchema, 'The tile’s chart'),
+				400: bad,
+				404: notFound,
+				409: unavailable,
+			},
 		}),
 	}
 })()
@@ -308,8 +323,10 @@ export function createChartRoutes(deps: { auth: Auth; charts: ChartsDeps }) {
 		})
 		for (const { format, route } of downloads.images) {
 			router.openapi(route, async (c) => {
+				const download = await publicDownload(deps.charts, tool, id(c), format, c.req.valid('query'))
+				// Set once the image is there: a refusal (unpublished, unavailable) is not kept by caches.
 				c.header('cache-control', 'public, max-age=60')
-				return sendFile(c, await publicDownload(deps.charts, tool, id(c), format, c.req.valid('query')))
+				return sendFile(c, download)
 			})
 		}
 		router.openapi(routes.publicCsv, async (c) => {

@@ -129,6 +129,7 @@ export async function createChart(ctx: ChartsCtx, tool: WorkspaceTool, input: Cr
 		? chartConfigSchema.parse(input.config)
 		: defaultConfig(database.properties, input.timeZone)
 	refuseProblems(validateChartConfig(database.properties, config))
+	await ctx.subscriptions.assertCanAdd(ctx.db, ctx.orgId, 'charts')
 	const [record] = await ctx.db
 		.insert(charts)
 		.values({
@@ -176,6 +177,7 @@ export async function updateChart(ctx: ChartsCtx, tool: WorkspaceTool, id: strin
 
 export async function duplicateChart(ctx: ChartsCtx, tool: WorkspaceTool, id: string): Promise<Chart> {
 	const { chart, database } = await getChartRecords(ctx, tool, id)
+	await ctx.subscriptions.assertCanAdd(ctx.db, ctx.orgId, 'charts')
 	const [record] = await ctx.db
 		.insert(charts)
 		.values({

@@ -1,4 +1,5 @@
 import type { Role } from '@blocksmith/contracts/teams.ts'
+import type { Subscriptions } from '#src/core/subscriptions/subscriptions.module.ts'
 import type { Db } from '#src/db/client.ts'
 import type { Jobs } from '#src/lib/jobs.ts'
 import type { Logger } from '#src/lib/logger.ts'
@@ -32,6 +33,8 @@ export type FormsDeps = {
 	rateLimits: boolean
 	settings: FormSettings
 	workspaces: WorkspaceDeps
+	/** The plan's room for forms and files, and whether the organization's public pages are served. */
+	subscriptions: Subscriptions
 }
 
 /** A member working in one organization, with their role there. */

@@ -1,4 +1,6 @@
+import { and, count, eq, gte, isNull, lt, sql } from 'drizzle-orm'
 import type { Context } from 'hono'
+import type { Meter } from '#src/core/subscriptions/subscriptions.usage.ts'
 import { AppError } from '#src/lib/errors.ts'
 import type { PageRender } from '#src/lib/page-render.ts'
 import type { Workspaces } from '#src/workspaces/workspaces.module.ts'
@@ -7,6 +9,7 @@ import type { FormsDeps } from './forms.deps.ts'
 import { createUploadSweepQueue } from './forms.files.ts'
 import { renderHead } from './forms.head.ts'
 import { findPublicForm, formGrant, publicFormData } from './forms.public.ts'
+import { formSubmissions, forms } from './forms.schema.ts'
 import { labelForms } from './forms.sources.ts'
 import { createWebhookQueues } from './forms.webhooks.ts'
 
@@ -24,6 +27,8 @@ export function createForms(options: Omit<FormsDeps, 'workspaces'> & { workspace
 		options.jobs.register(queue as Parameters<FormsDeps['jobs']['register']>[0])
 	}
 	options.jobs.register(createUploadSweepQueue(() => deps))
+	options.subscriptions.registerMeter('forms', countForms)
+	options.subscriptions.registerMeter('submissionsPerMonth', countMonthSubmissions)
 
 	/** /forms/{id}: the head and page data written into the HTML, so the form renders at once. */
 	async function renderPage(c: Context): Promise<PageRender> {
@@ -53,3 +58,32 @@ export function createForms(options: Omit<FormsDeps, 'workspaces'> & { workspace
 }
 
 export type Forms = ReturnType<typeof createForms>
+
+/** Forms the plan counts: a deleted form (kept for its answers) no longer does. */
+const countForms: Meter = async (db, organizationId) => {
+	const [row] = await db
+		.select({ count: count() })
+		.from(forms)
+		.where(and(eq(forms.organizationId, organizationId), isNull(forms.deletedAt)))
+	return row?.count ?? 0
+}
+
+/**
+ * Answers taken this month, spam left out. Read on the index of the organization's answers by
+ * time (form_submissions_organization_month_idx); the spam test is written as the index's
+ * predicate is, so the planner can use it.
+ */
+const countMonthSubmissions: Meter = async (db, organizationId, month) => {
+	const [row] = await db
+		.select({ count: count() })
+		.from(formSubmissions)
+		.where(
+			and(
+				eq(formSubmissions.organizationId, organizationId),
+				gte(formSubmissions.createdAt, month.start),
+				lt(formSubmissions.createdAt, month.end),
+				sql`${formSubmissions.spam} = false`,
+			),
+		)
+	return row?.count ?? 0
+}

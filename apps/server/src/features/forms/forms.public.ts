@@ -77,6 +77,11 @@ export async function findPublicForm(
 	if (!row.form.published) {
 		throw notPublished()
 	}
+	// A paused, past-due or canceled subscription stops the organization's public pages, answers
+	// included (its owner stopped everything); visitors read a neutral message, never billing's.
+	if (!(await deps.subscriptions.isAvailable(row.form.organizationId))) {
+		throw new AppError('UNAVAILABLE')
+	}
 	const isOldSlug = !uuidPattern.test(idOrSlug) && row.form.slug !== idOrSlug.toLowerCase()
 	return { form: row.form, database: row.database, isOldSlug, hasWebhooks: row.hasWebhooks }
 }
@@ -153,7 +158,13 @@ export async function publicFormData(
 		publicTheme(deps, form),
 	])
 	const passwordRequired = form.passwordHash !== null
-	const closedMessage = await closedMessageOf(deps, form, database)
+	// The plan's answers of the month used up close the form before anyone types. `submit` does
+	// not ask, so an answer to a page served before is never lost.
+	const closedMessage =
+		(await closedMessageOf(deps, form, database)) ??
+		((await deps.subscriptions.isMonthlyLimitReached(form.organizationId, 'submissionsPerMonth'))
+			? form.closedMessage
+			: null)
 	return {
 		id: form.id,
 		slug: form.slug,

@@ -68,6 +68,9 @@ const webhookParams = z.object({ id: idSchema, webhookId: idSchema })
 const notFound = commonProblems[404]
 const bad = commonProblems[400]
 const forbidden = problemResponse('Owners and admins only')
+const planRefused = problemResponse('The plan has no room for another form, or the subscription is not active')
+/** A published form whose organization's subscription is not active (nothing of billing is said). */
+const unavailable = problemResponse('Unavailable right now (UNAVAILABLE)')
 
 const routes = {
 	list: createRoute({
@@ -85,7 +88,7 @@ const routes = {
 		security,
 		summary: 'Create a form on a database: every askable property becomes a field',
 		request: { body: jsonBody(createFormSchema) },
-		responses: { 201: jsonResponse(formSchema, 'Created'), 400: bad },
+		responses: { 201: jsonResponse(formSchema, 'Created'), 400: bad, 402: planRefused },
 	}),
 	get: createRoute({
 		method: 'get',
@@ -139,7 +142,7 @@ const routes = {
 		security,
 		summary: 'Copy a form (unpublished, without its address and answers)',
 		request: { params: idParams },
-		responses: { 201: jsonResponse(formSchema, 'The copy'), 404: notFound },
+		responses: { 201: jsonResponse(formSchema, 'The copy'), 402: planRefused, 404: notFound },
 	}),
 	submissions: createRoute({
 		method: 'get',
@@ -258,6 +261,7 @@ const routes = {
 		responses: {
 			200: jsonResponse(publicFormSchema, 'Page data'),
 			404: problemResponse('Not published'),
+			409: unavailable,
 			410: problemResponse('Deleted'),
 		},
 	}),
@@ -286,7 +290,7 @@ const routes = {
 			400: bad,
 			403: problemResponse('Password required'),
 			404: problemResponse('Not published'),
-			409: problemResponse('Closed'),
+			409: problemResponse('Closed, or the form takes no files right now (UNAVAILABLE)'),
 			413: problemResponse("Larger than the field's limit"),
 			415: problemResponse('A type the field does not take'),
 			429: commonProblems[429],
@@ -312,7 +316,7 @@ const routes = {
 			400: bad,
 			403: problemResponse('Password required'),
 			404: problemResponse('Not published'),
-			409: problemResponse('Closed'),
+			409: problemResponse('Closed (FORM_CLOSED), or unavailable right now (UNAVAILABLE)'),
 			410: problemResponse('Deleted'),
 			422: problemResponse('Too fast'),
 			429: commonProblems[429],

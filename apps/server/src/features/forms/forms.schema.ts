@@ -91,6 +91,10 @@ export const formSubmissions = pgTable(
 		uniqueIndex('form_submissions_form_id_idempotency_key_idx').on(table.formId, table.idempotencyKey),
 		index('form_submissions_form_id_created_at_idx').on(table.formId, table.createdAt),
 		index('form_submissions_write_id_idx').on(table.writeId),
+		// The plan's monthly count of an organization's answers (spam is never counted, nor indexed).
+		index('form_submissions_organization_month_idx')
+			.on(table.organizationId, table.createdAt)
+			.where(sql`${table.spam} = false`),
 	],
 )
 

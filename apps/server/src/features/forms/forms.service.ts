@@ -153,6 +153,7 @@ export async function createForm(ctx: FormsCtx, input: CreateForm): Promise<Form
 			errors: [{ field: 'databaseId', message: 'No such database.' }],
 		})
 	}
+	await ctx.subscriptions.assertCanAdd(ctx.db, ctx.orgId, 'forms')
 	const [record] = await ctx.db
 		.insert(forms)
 		.values({
@@ -318,6 +319,7 @@ export async function deleteForm(ctx: FormsCtx, id: string): Promise<void> {
 
 export async function duplicateForm(ctx: FormsCtx, id: string): Promise<Form> {
 	const { form, database } = await getFormRecords(ctx, id)
+	await ctx.subscriptions.assertCanAdd(ctx.db, ctx.orgId, 'forms')
 	const [record] = await ctx.db
 		.insert(forms)
 		.values({

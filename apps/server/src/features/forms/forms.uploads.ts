@@ -48,9 +48,18 @@ export async function createFormUpload(
 			errors: [{ field: 'contentType', message: 'This file type is not accepted here.' }],
 		})
 	}
-	return createDirectUpload(
-		{ ...deps, maxBytes: deps.uploadMaxBytes },
-		{ orgId: form.organizationId, userId: null, scope: formUploadScope(form.id, field.id) },
-		input,
-	)
+	try {
+		return await createDirectUpload(
+			{ ...deps, maxBytes: deps.uploadMaxBytes },
+			{ orgId: form.organizationId, userId: null, scope: formUploadScope(form.id, field.id) },
+			input,
+		)
+	} catch (error) {
+		// The plan's storage is full (or the subscription stopped): the visitor is told the form
+		// takes no files now, and nothing of the organization's plan.
+		if (error instanceof AppError && (error.code === 'PLAN_LIMIT_REACHED' || error.code === 'SUBSCRIPTION_INACTIVE')) {
+			throw new AppError('UNAVAILABLE', { detail: 'This form cannot take files right now.' })
+		}
+		throw error
+	}
 }

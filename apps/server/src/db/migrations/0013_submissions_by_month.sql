@@ -1,0 +1,1 @@
+CREATE INDEX "form_submissions_organization_month_idx" ON "form_submissions" USING btree ("organization_id","created_at") WHERE "form_submissions"."spam" = false;
