@@ -247,7 +247,7 @@ try {
 			isSignedIn: true,
 			ready: async (page) => {
 				await heading('Welcome, Ada')(page)
-				await page.getByText(/Trial · \d+ days? left/).waitFor()
+				await page.getByText(/Trial: \d+ days? left/).waitFor()
 			},
 			viewports: ['desktop', 'phone'],
 		},

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { limitReachedSchema } from './subscriptions.ts'
+import { limitReachedSchema } from './limits.ts'
 
 /**
  * The closed list of error codes the API answers with, and the HTTP status of each.

@@ -1,5 +1,15 @@
 import { z } from 'zod'
 import { emailSchema } from './common.ts'
+import { type LimitKey, limitKeySchema, planIdSchema } from './limits.ts'
+
+export {
+	type LimitKey,
+	type LimitReached,
+	limitKeySchema,
+	limitReachedSchema,
+	type PlanId,
+	planIdSchema,
+} from './limits.ts'
 
 // Plans, the organization's subscription, its usage against the plan's limits, and the
 // subscription actions. Amounts are integers in the currency's minor units (cents).
@@ -7,30 +17,11 @@ import { emailSchema } from './common.ts'
 export const paymentProviderSchema = z.enum(['local', 'stripe'])
 export type PaymentProvider = z.infer<typeof paymentProviderSchema>
 
-export const planIdSchema = z.enum(['starter', 'pro', 'business'])
-export type PlanId = z.infer<typeof planIdSchema>
-
 export const billingIntervalSchema = z.enum(['month', 'year'])
 export type BillingInterval = z.infer<typeof billingIntervalSchema>
 
 export const subscriptionStateSchema = z.enum(['trialing', 'active', 'past_due', 'paused', 'canceled'])
 export type SubscriptionState = z.infer<typeof subscriptionStateSchema>
-
-/** What a plan counts. `null` as a plan's limit means no limit. */
-export const limitKeySchema = z.enum([
-	'members',
-	'workspaces',
-	'forms',
-	'submissionsPerMonth',
-	'fileStorageBytes',
-	'charts',
-	'dashboards',
-	'portals',
-	'portalMembers',
-	'invoicesPerMonth',
-	'timeTrackingUsers',
-])
-export type LimitKey = z.infer<typeof limitKeySchema>
 
 export const planSwitchSchema = z.enum(['removeBranding', 'customDomain', 'customCss'])
 export type PlanSwitch = z.infer<typeof planSwitchSchema>
@@ -157,16 +148,6 @@ export const createSubscriptionWithoutLoginResultSchema = z.object({
 	message: z.string(),
 })
 export type CreateSubscriptionWithoutLoginResult = z.infer<typeof createSubscriptionWithoutLoginResultSchema>
-
-/** The `limit` member of a PLAN_LIMIT_REACHED problem: which limit, how much is used, the plan. */
-export const limitReachedSchema = z.object({
-	key: limitKeySchema,
-	used: z.number().int().nonnegative(),
-	allowed: z.number().int().nonnegative(),
-	planId: planIdSchema,
-	planName: z.string(),
-})
-export type LimitReached = z.infer<typeof limitReachedSchema>
 
 /** Human names for the meters, shared by the pricing page, Settings → Billing and 402 problems. */
 export const limitLabels: Record<LimitKey, { name: string; unit: string }> = {

@@ -89,15 +89,10 @@ export function stripeLookupKey(planId: PlanId, interval: BillingInterval): stri
 	return `blocksmith_${planId}_${interval}`
 }
 
-/** A year's price compared with twelve months', so plans of different intervals can be ranked. */
-function yearlyCost(planId: PlanId, interval: BillingInterval): number {
-	const plan = planById(planId)
-	return interval === 'year' ? plan.prices.year : plan.prices.month * 12
-}
-
 /**
- * An upgrade takes effect now (prorated); a downgrade waits for the period's end. A switch to
- * the same plan's yearly price is an upgrade (more is paid now); to its monthly price, a downgrade.
+ * An upgrade takes effect now (prorated); a downgrade waits for the period's end. Plans rank
+ * by their order in the catalogue; on the same plan, the yearly price is an upgrade (a year is
+ * paid now) and the monthly one a downgrade (it starts when the paid year ends).
  */
 export function changeDirection(
 	from: { planId: PlanId; interval: BillingInterval },
@@ -111,9 +106,7 @@ export function changeDirection(
 	if (toRank !== fromRank) {
 		return toRank > fromRank ? 'upgrade' : 'downgrade'
 	}
-	return yearlyCost(to.planId, to.interval) >= yearlyCost(from.planId, from.interval) && to.interval === 'year'
-		? 'upgrade'
-		: 'downgrade'
+	return to.interval === 'year' ? 'upgrade' : 'downgrade'
 }
 
 /** Meters that start again each month: they never stand in the way of a smaller plan. */

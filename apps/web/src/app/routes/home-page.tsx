@@ -3,20 +3,14 @@ import { ArrowRight, Database } from 'lucide-react'
 import { Link } from 'react-router'
 import { modules } from '#src/app/modules.ts'
 import { paths } from '#src/app/paths.ts'
-import { Badge } from '#src/components/ui/badge.tsx'
 import { Card, CardDescription, CardHeader, CardTitle } from '#src/components/ui/card.tsx'
-import { orgDetailsQuery } from '#src/core/teams/api/teams.ts'
 import { useSession } from '#src/lib/session-context.tsx'
 import { workspacesQuery } from '#src/workspaces/api/workspaces.ts'
 
 export function HomePage() {
 	const { user } = useSession()
-	const org = useQuery(orgDetailsQuery)
 	const workspaces = useQuery(workspacesQuery)
 	const firstName = user?.name.split(' ')[0] ?? ''
-	const daysLeft = org.data?.trialEndsAt
-		? Math.max(0, Math.ceil((new Date(org.data.trialEndsAt).getTime() - Date.now()) / 86_400_000))
-		: null
 
 	return (
 		<div className="grid gap-8">
@@ -25,11 +19,6 @@ export function HomePage() {
 					<h1 className="font-semibold text-2xl tracking-tight">Welcome{firstName ? `, ${firstName}` : ''}</h1>
 					<p className="text-muted-foreground">What would you like to build on your data today?</p>
 				</div>
-				{org.data?.subscriptionState === 'trialing' && daysLeft !== null ? (
-					<Badge variant="outline">
-						Trial · {daysLeft} {daysLeft === 1 ? 'day' : 'days'} left
-					</Badge>
-				) : null}
 			</div>
 			{workspaces.data ? (
 				<WorkspacesCard

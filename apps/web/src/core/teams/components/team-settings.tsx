@@ -122,7 +122,7 @@ export function OrganizationSettings() {
 						<div className="flex flex-wrap items-center gap-2 text-sm">
 							<span className="text-muted-foreground">Plan</span>
 							<Badge variant="outline" className="capitalize">
-								{details.plan}
+								{details.planName}
 							</Badge>
 							{details.trialEndsAt ? (
 								<span className="text-muted-foreground">
