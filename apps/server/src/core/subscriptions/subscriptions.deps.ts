@@ -27,6 +27,8 @@ export type SubscriptionsDeps = {
 	provider: BillingProvider
 	/** Tests move time; everything else asks the clock. */
 	now: () => Date
+	/** Drops what public pages keep of an organization's subscription, after a change. */
+	forget: (organizationId: string) => void
 }
 
 export type SubscriptionsCtx = SubscriptionsDeps & { member: MemberContext; email: string }

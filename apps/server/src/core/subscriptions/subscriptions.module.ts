@@ -5,7 +5,7 @@ import type {
 	PlanSwitch,
 	SubscriptionState,
 } from '@blocksmith/contracts/subscriptions.ts'
-import { and, count, eq, sql } from 'drizzle-orm'
+import { count, eq, sql } from 'drizzle-orm'
 import type { BillingConfig } from '#src/config.ts'
 import { invitations, members } from '#src/core/auth/auth.schema.ts'
 import type { Db } from '#src/db/client.ts'
@@ -41,14 +41,33 @@ export function createSubscriptions(options: {
 	now?: () => Date
 }) {
 	const meters = createMeters()
+	// What public pages read of an organization's subscription, reused for 10 s: forgotten at
+	// once when an action or a Stripe event changes it (other processes see it within the 10 s).
+	const recentStates = new Map<string, { status: SubscriptionState; planId: PlanId; at: number }>()
 	const deps: SubscriptionsDeps = {
 		...options,
 		meters,
 		provider: options.billing.stripe ? createStripeProvider(options.billing.stripe) : localProvider,
 		now: options.now ?? (() => new Date()),
+		forget: (organizationId) => {
+			recentStates.delete(organizationId)
+		},
 	}
 	meters.register('members', countMembersAndInvitations)
-	const recentStates = new Map<string, { status: SubscriptionState; at: number }>()
+
+	async function recentState(organizationId: string) {
+		const kept = recentStates.get(organizationId)
+		if (kept && Date.now() - kept.at < publicStateTtlMs) {
+			return kept
+		}
+		const { status, planId } = await summary(organizationId)
+		if (recentStates.size > 10_000) {
+			recentStates.clear()
+		}
+		const fresh = { status, planId, at: Date.now() }
+		recentStates.set(organizationId, fresh)
+		return fresh
+	}
 
 	async function summary(organizationId: string) {
 		const row = await currentSubscription(deps.db, organizationId, deps.billing, deps.now())
@@ -77,20 +96,12 @@ export function createSubscriptions(options: {
 		 * subscription is paused, past due or canceled. Reused for 10 s per organization.
 		 */
 		async isAvailable(organizationId: string): Promise<boolean> {
-			const kept = recentStates.get(organizationId)
-			let status = kept && Date.now() - kept.at < publicStateTtlMs ? kept.status : undefined
-			if (!status) {
-				status = (await summary(organizationId)).status
-				if (recentStates.size > 10_000) {
-					recentStates.clear()
-				}
-				recentStates.set(organizationId, { status, at: Date.now() })
-			}
+			const { status } = await recentState(organizationId)
 			return status === 'trialing' || status === 'active'
 		},
-		/** Whether a monthly limit is used up (read for public pages, reused for 30 s). */
+		/** Whether a monthly limit is used up (read for public pages; state and count reused for a while). */
 		async isMonthlyLimitReached(organizationId: string, key: LimitKey): Promise<boolean> {
-			const { planId } = await summary(organizationId)
+			const { planId } = await recentState(organizationId)
 			const allowed = planById(planId).limits[key]
 			if (allowed === null || allowed === undefined) {
 				return false
@@ -99,10 +110,8 @@ export function createSubscriptions(options: {
 		},
 		/** `/api/confirm_user` with a signup's token (subscribing without an account). */
 		confirmSignup: (token: string) => (isSignupToken(token) ? confirmSignup(deps, token) : null),
-		/** Forget cached public states (an action changed one). */
-		forget(organizationId: string) {
-			recentStates.delete(organizationId)
-		},
+		/** Forget an organization's state kept for public pages (an action changed it). */
+		forget: deps.forget,
 	}
 }
 
@@ -116,6 +125,6 @@ const countMembersAndInvitations: Meter = async (db, organizationId) => {
 			invitations: sql<number>`(select count(*)::int from ${invitations} where ${invitations.organizationId} = ${organizationId} and ${invitations.status} = 'pending' and ${invitations.expiresAt} > now())`,
 		})
 		.from(members)
-		.where(and(eq(members.organizationId, organizationId)))
+		.where(eq(members.organizationId, organizationId))
 	return (row?.members ?? 0) + Number(row?.invitations ?? 0)
 }

@@ -94,6 +94,7 @@ async function refreshSubscription(deps: SubscriptionsDeps, stripe: Stripe, id: 
 		return
 	}
 	await syncSubscription(stripe, deps.db, organizationId, subscription)
+	deps.forget(organizationId)
 }
 
 async function checkoutCompleted(
@@ -114,6 +115,7 @@ async function checkoutCompleted(
 		return
 	}
 	await syncSubscription(stripe, deps.db, organizationId, await stripe.subscriptions.retrieve(subscriptionId))
+	deps.forget(organizationId)
 }
 
 /** A visitor paid before having an account: the account, organization and subscription are made now. */
