@@ -58,15 +58,18 @@ type ContextOptions = {
 	/** Start signed in as this account: its token is in localStorage before the first page loads. */
 	account?: Pick<Account, 'token'>
 	viewport?: { width: number; height: number }
+	/** Another server than the shared one (a journey's own, started with other settings). */
+	baseUrl?: string
 }
 
 /**
  * A browser context of its own (own storage, own client address), resolving paths against
- * baseUrl. Its pages report problems through `watchedPage`.
+ * baseUrl (or the server given). Its pages report problems through `watchedPage`.
  */
 export async function newContext(browser: Browser, options: ContextOptions = {}): Promise<BrowserContext> {
+	const origin = options.baseUrl ?? baseUrl
 	const context = await browser.newContext({
-		baseURL: baseUrl,
+		baseURL: origin,
 		viewport: options.viewport ?? { width: 1280, height: 800 },
 		locale: 'en-US',
 		timezoneId: 'UTC',
@@ -75,7 +78,7 @@ export async function newContext(browser: Browser, options: ContextOptions = {})
 			? {
 					storageState: {
 						cookies: [],
-						origins: [{ origin: baseUrl, localStorage: [{ name: tokenStorageKey, value: options.account.token }] }],
+						origins: [{ origin, localStorage: [{ name: tokenStorageKey, value: options.account.token }] }],
 					},
 				}
 			: {}),
@@ -172,10 +175,10 @@ export async function waitForMail(to: string, matches?: (mail: Mail) => boolean,
 	return waitForMailIn(dataDir, to, matches, timeoutMs)
 }
 
-/** The one link of `mail` that goes to `pathname` on our server, relative (for page.goto). */
-export function linkIn(mail: Mail, pathname: string): string {
+/** The one link of `mail` that goes to `pathname` on our server (or `server`), relative (for page.goto). */
+export function linkIn(mail: Mail, pathname: string, server: string = baseUrl): string {
 	const link = mail.links.map((href) => new URL(href)).find((url) => url.pathname.startsWith(pathname))
 	assert.ok(link, `no ${pathname} link in "${mail.subject}": ${mail.links.join(', ')}`)
-	assert.equal(link.origin, new URL(baseUrl).origin, 'the link points at another site')
+	assert.equal(link.origin, new URL(server).origin, 'the link points at another site')
 	return `${link.pathname}${link.search}`
 }

@@ -88,6 +88,8 @@ export async function startServer(options: {
 	notion?: { apiBaseUrl: string; clientId: string; clientSecret: string }
 	/** The caller's running children, so a Ctrl-C can stop the server while it starts. */
 	children?: Set<ChildProcess>
+	/** More settings, over the ones above (e.g. a short TRIAL_DAYS, or Stripe's), for a journey's own server. */
+	env?: Record<string, string>
 }): Promise<ServerUnderTest> {
 	const port = await freePort()
 	const baseUrl = `http://localhost:${port}`
@@ -119,6 +121,7 @@ export async function startServer(options: {
 		env.NOTION_CLIENT_ID = options.notion.clientId
 		env.NOTION_CLIENT_SECRET = options.notion.clientSecret
 	}
+	Object.assign(env, options.env)
 	// Always a fresh embedded database, and mail written to DATA_DIR/mail where journeys read it.
 	delete env.DATABASE_URL
 	delete env.SMTP_URL
