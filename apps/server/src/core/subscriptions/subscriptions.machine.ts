@@ -22,7 +22,7 @@ export type SubState = {
 	hasPaymentMethod: boolean
 }
 
-export type PlanChange = { planId: PlanId; interval: BillingInterval; direction: 'same' | 'upgrade' | 'downgrade' }
+type PlanChange = { planId: PlanId; interval: BillingInterval; direction: 'same' | 'upgrade' | 'downgrade' }
 
 export type SubAction =
 	| { type: 'cancel' }
@@ -32,8 +32,6 @@ export type SubAction =
 	| ({ type: 'update_plan' } & PlanChange)
 	| { type: 'end_trial_and_bill' }
 	| { type: 'update_payment_details' }
-
-export type SubActionType = SubAction['type']
 
 export type Decision = { ok: true; next: SubState; message: string } | { ok: false; reason: string }
 

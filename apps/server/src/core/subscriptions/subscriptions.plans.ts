@@ -110,7 +110,7 @@ export function changeDirection(
 }
 
 /** Meters that start again each month: they never stand in the way of a smaller plan. */
-export const monthlyLimits: readonly LimitKey[] = ['submissionsPerMonth', 'invoicesPerMonth']
+const monthlyLimits: readonly LimitKey[] = ['submissionsPerMonth', 'invoicesPerMonth']
 
 /**
  * What is in use beyond the given plan's limits (members, forms, storage, …): a downgrade to it

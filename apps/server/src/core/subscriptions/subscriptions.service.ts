@@ -173,7 +173,7 @@ export async function assertCanAdd(
 	}
 }
 
-export function assertActive(row: SubscriptionRow): void {
+function assertActive(row: SubscriptionRow): void {
 	if (row.status === 'trialing' || row.status === 'active') {
 		return
 	}

@@ -32,7 +32,7 @@ export function isSignupToken(token: string): boolean {
 }
 
 /** Each signup sends an e-mail or opens a Checkout: limited per address and per client. */
-export const signupLimits = {
+const signupLimits = {
 	perIp: { limit: 10, windowSeconds: 3600 },
 	perEmail: { limit: 3, windowSeconds: 3600 },
 }

@@ -10,6 +10,9 @@ import { renderChartSvg } from './charts.render.ts'
 import { chartFigures } from './charts.schema.ts'
 import type { ChartRecord, DatabaseRecord } from './charts.service.ts'
 
+/** What computing figures needs of the module: its database, its clock, projection rebuilds. */
+type FiguresDeps = Pick<ChartsDeps, 'db' | 'now' | 'requestProjection'>
+
 // Figures and drawings of charts. Figures are computed in the database from the mirror and kept
 // per chart under a key of everything they depend on; a load whose key matches reads one row and
 // runs no aggregation. Drawings are kept in memory for the figures they were drawn from.
@@ -58,7 +61,7 @@ function cacheKeyOf(config: ChartConfig, database: DatabaseRecord, now: Date): s
 
 /** Figures of settings on a database, computed now (the builder's preview of unsaved settings). */
 export async function computeChartFigures(
-	deps: ChartsDeps,
+	deps: FiguresDeps,
 	database: DatabaseRecord | null,
 	config: ChartConfig,
 ): Promise<ChartFigures> {
@@ -80,7 +83,7 @@ export async function computeChartFigures(
 
 /** A saved chart's figures: from its cache when nothing they depend on has changed. */
 export async function chartFiguresOf(
-	deps: ChartsDeps,
+	deps: FiguresDeps,
 	chart: ChartRecord,
 	database: DatabaseRecord | null,
 	config: ChartConfig,
@@ -122,7 +125,7 @@ const personTypes = new Set(['people', 'created_by', 'last_edited_by'])
  * the person's name. Done after the cache, so a renamed row or person shows at once.
  */
 async function labelled(
-	deps: ChartsDeps,
+	deps: FiguresDeps,
 	database: DatabaseRecord,
 	config: ChartConfig,
 	figures: ChartFigures,
@@ -156,7 +159,7 @@ function needsLabels(property: Property): boolean {
 }
 
 async function labelsFor(
-	deps: ChartsDeps,
+	deps: FiguresDeps,
 	database: DatabaseRecord,
 	property: Property,
 	ids: string[],

@@ -134,21 +134,6 @@ export function paymentMethodFor(ctx: Ctx, subscription: Stripe.Subscription): S
 	return id ? (ctx.store.paymentMethods.get(id) ?? null) : null
 }
 
-/** Whether charging `amount` now would succeed, to refuse a change up front (`error_if_incomplete`). */
-export function wouldCharge(ctx: Ctx, subscription: Stripe.Subscription, amount: number): boolean {
-	if (amount <= 0) {
-		return true
-	}
-	const method = paymentMethodFor(ctx, subscription)
-	return method !== null && ctx.store.cards.get(method.id) !== 'declines'
-}
-
-/** The amount an invoice with these lines would ask for, after the customer's credit balance. */
-export function amountDue(ctx: Ctx, subscription: Stripe.Subscription, lines: LineInput[]): number {
-	const customer = ctx.store.customer(idOf(subscription.customer) ?? '')
-	return Math.max(0, lines.reduce((sum, line) => sum + line.amount, 0) + customer.balance)
-}
-
 /** A draft invoice of `lines`; becomes the subscription's `latest_invoice`. Emits `invoice.created`. */
 export function createInvoice(
 	ctx: Ctx,

@@ -194,7 +194,7 @@ export class EventLog {
 }
 
 /** Top-level fields whose value differs, with their earlier values (Stripe's `previous_attributes`). */
-export function previousAttributes(before: object, after: object): Record<string, unknown> | undefined {
+function previousAttributes(before: object, after: object): Record<string, unknown> | undefined {
 	const previous: Record<string, unknown> = {}
 	const old = before as Record<string, unknown>
 	const current = after as Record<string, unknown>

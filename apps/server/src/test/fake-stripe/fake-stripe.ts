@@ -42,22 +42,22 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
 import { Hono } from 'hono'
-import type Stripe from 'stripe'
 import { installApi } from './api.ts'
 import { type CheckoutCompletion, completeCheckout, completePortal, successRedirect } from './checkout.ts'
 import { Clock } from './clock.ts'
 import { setCard } from './customers.ts'
-import { type DeliveryAttempt, EventLog, type WebhookTarget } from './events.ts'
+import { EventLog, type WebhookTarget } from './events.ts'
 import { type Env, installPlumbing } from './http.ts'
 import { type PriceSeed, price, product } from './objects.ts'
 import { installPages } from './pages.ts'
 import { type CardBehaviour, type Ctx, FakeStripeStore } from './store.ts'
+import type { FakeEventView, FakeStripe, FakeStripeOptions } from './types.ts'
 
-export type { WebhookTarget } from './events.ts'
 export type { PriceSeed } from './objects.ts'
 export type { CardBehaviour } from './store.ts'
+export type { FakeStripe, FakeStripeOptions } from './types.ts'
 
-export const FAKE_STRIPE_API_KEY = 'sk_test_fake_stripe_0000000000000000000000000000'
+const FAKE_STRIPE_API_KEY = 'sk_test_fake_stripe_0000000000000000000000000000'
 
 /** Three plans, monthly and yearly, with the lookup keys the product asks for (`blocksmith_<plan>_<interval>`). */
 export const DEFAULT_PRICES: PriceSeed[] = [
@@ -80,57 +80,6 @@ export const DEFAULT_PRICES: PriceSeed[] = [
 		productName: String(name),
 	},
 ])
-
-export type FakeStripeOptions = {
-	prices: PriceSeed[]
-	webhook?: WebhookTarget
-	/** false: events wait in the log until `flushWebhooks()` or `resumeWebhooks()`. Default true. */
-	deliverWebhooks?: boolean
-	/** 0 (default): a free port. */
-	port?: number
-	host?: string
-}
-
-/** An event with the body and headers a webhook delivery has, signed just now, ready to replay. */
-export type FakeEventView = {
-	event: Stripe.Event
-	payload: string
-	headers: Record<string, string>
-	delivered: boolean
-	failed: boolean
-	attempts: DeliveryAttempt[]
-}
-
-export type FakeStripe = {
-	/** `http://127.0.0.1:<port>`, no trailing slash. */
-	url: string
-	host: string
-	port: number
-	/** The only key the fake accepts (`Authorization: Bearer …`). */
-	apiKey: string
-	/** The live state, for assertions: maps of Stripe objects by id. Do not mutate. */
-	store: FakeStripeStore
-	/** Where events go; set it later when the app's port is known. `null` stops deliveries. */
-	setWebhook(target: WebhookTarget | null): void
-	/** Moves Stripe's clock forward, running what comes due on the way; returns the new time (Unix seconds). */
-	advance(seconds: number): number
-	/** Stripe's current time, Unix seconds. */
-	now(): number
-	events(): FakeEventView[]
-	completeCheckout(
-		id: string,
-		options?: CheckoutCompletion,
-	): { session: Stripe.Checkout.Session; redirectUrl: string | null }
-	completePortal(id: string, options?: { card?: CardBehaviour }): { redirectUrl: string | null }
-	setCard(customerId: string, card: CardBehaviour): void
-	pauseWebhooks(): void
-	resumeWebhooks(): void
-	/** Delivers every waiting event (even while paused); resolves when all were answered. */
-	flushWebhooks(): Promise<void>
-	/** Resolves when automatic deliveries have nothing left to send. */
-	webhooksIdle(): Promise<void>
-	close(): Promise<void>
-}
 
 /** Seeds one product per `productName` and a recurring price per entry. */
 function seedPrices(ctx: Ctx, seeds: PriceSeed[]): void {
@@ -239,18 +188,3 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
 		},
 	}
 }
-
-export type FakeStripeControls = Pick<
-	FakeStripe,
-	| 'setWebhook'
-	| 'advance'
-	| 'now'
-	| 'events'
-	| 'completeCheckout'
-	| 'completePortal'
-	| 'setCard'
-	| 'pauseWebhooks'
-	| 'resumeWebhooks'
-	| 'flushWebhooks'
-	| 'webhooksIdle'
->

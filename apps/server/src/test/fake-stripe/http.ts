@@ -29,7 +29,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 	})
 }
 
-export function errorResponse(error: unknown, requestId?: string): Response {
+function errorResponse(error: unknown, requestId?: string): Response {
 	const failure =
 		error instanceof StripeApiError
 			? error

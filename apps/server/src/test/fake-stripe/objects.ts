@@ -7,7 +7,7 @@ import { newId, randomInvoicePrefix } from './params.ts'
  */
 
 /** Stripe sends `*_decimal` fields as strings; the SDK turns them into its Decimal class on receipt. */
-export function decimal(value: number): Stripe.Decimal {
+function decimal(value: number): Stripe.Decimal {
 	return String(value) as unknown as Stripe.Decimal
 }
 

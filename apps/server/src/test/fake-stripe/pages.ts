@@ -2,10 +2,10 @@ import type { Context, Hono } from 'hono'
 import type Stripe from 'stripe'
 import { formatMoney, intervalOf, productName } from './billing.ts'
 import { StripeApiError } from './errors.ts'
-import type { FakeStripeControls } from './fake-stripe.ts'
 import { type Env, json } from './http.ts'
 import { isRecord, parseForm } from './params.ts'
 import { type CardBehaviour, type Ctx, idOf } from './store.ts'
+import type { FakeStripeControls } from './types.ts'
 
 /**
  * The pages a browser sees instead of Stripe's (hosted Checkout, the billing portal, hosted invoices), and

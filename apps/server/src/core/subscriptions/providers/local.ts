@@ -4,7 +4,7 @@ import { signupConfirmationUrl } from '../subscriptions.signup.ts'
 import { saveState } from '../subscriptions.store.ts'
 
 /** What the local provider shows as the payment method: it takes no payments. */
-export const localPaymentLabel = 'No card: billed by this installation'
+const localPaymentLabel = 'No card: billed by this installation'
 
 /**
  * The self-hosted default: no payments. Every action the state machine allows is applied at

@@ -15,7 +15,7 @@ export const billingPath = '/settings?tab=billing'
 const fromUnix = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000) : null)
 
 /** The plan and interval of a Stripe price, read from its lookup key (`blocksmith_<plan>_<interval>`). */
-export function planOfPrice(price: Stripe.Price): { planId: PlanId; interval: BillingInterval } | null {
+function planOfPrice(price: Stripe.Price): { planId: PlanId; interval: BillingInterval } | null {
 	const match = /^blocksmith_([a-z]+)_([a-z]+)$/.exec(price.lookup_key ?? '')
 	const planId = planIdSchema.safeParse(match?.[1])
 	const interval = billingIntervalSchema.safeParse(match?.[2] ?? price.recurring?.interval)

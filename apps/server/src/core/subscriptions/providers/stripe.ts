@@ -14,7 +14,7 @@ import { billingPath, stateFromStripe } from './stripe.sync.ts'
 type StripeConfig = NonNullable<BillingConfig['stripe']>
 
 /** The official SDK, pointed at `apiBaseUrl` when set (the tests' fake Stripe). */
-export function createStripeClient(config: StripeConfig): Stripe {
+function createStripeClient(config: StripeConfig): Stripe {
 	const base = config.apiBaseUrl ? new URL(config.apiBaseUrl) : null
 	return new Stripe(config.secretKey, {
 		maxNetworkRetries: 2,
