@@ -70,6 +70,7 @@ test('an owner on a trial meets the members limit, upgrades, starts billing, can
 		.getByText(/Your trial continues on Business, with its limits\. Nothing is charged until the trial ends/)
 		.waitFor()
 	await changePlan.getByRole('button', { name: 'Choose Business' }).click()
+	await toast(page, 'Your trial continues on the new plan.').waitFor()
 	await changePlan.waitFor({ state: 'detached' })
 	await planHeading(page, 'Business').waitFor()
 	await page.getByText('Trial: 14 days left').waitFor()
@@ -87,6 +88,7 @@ test('an owner on a trial meets the members limit, upgrades, starts billing, can
 		'End the trial and start billing now?',
 		'Start billing now',
 	)
+	await toast(page, 'Your trial has ended and your subscription has started.').waitFor()
 	await planHeading(page, 'Business').filter({ hasText: 'Active' }).waitFor()
 	await page.getByText(/^Trial: \d+ days? left$/).waitFor({ state: 'detached' })
 	assert.equal((await orgDetails(api, owner.token)).subscriptionState, 'active')
@@ -96,6 +98,7 @@ test('an owner on a trial meets the members limit, upgrades, starts billing, can
 	await page.getByText(/^Cancels on /).waitFor()
 	assert.equal(await page.getByRole('button', { name: 'Cancel subscription', exact: true }).count(), 0)
 	await page.getByRole('button', { name: "Don't cancel" }).click()
+	await toast(page, 'Your subscription continues.').waitFor()
 	await page.getByRole('button', { name: 'Cancel subscription', exact: true }).waitFor()
 	assert.equal(await page.getByText(/^Cancels on /).count(), 0)
 
@@ -103,6 +106,7 @@ test('an owner on a trial meets the members limit, upgrades, starts billing, can
 	await page.getByRole('button', { name: 'Pause', exact: true }).click()
 	const pause = page.getByRole('dialog', { name: 'Pause the subscription' })
 	await pause.getByRole('button', { name: 'Pause subscription' }).click()
+	await toast(page, 'Paused until you resume it.').waitFor()
 	await pause.waitFor({ state: 'detached' })
 	await planHeading(page, 'Business').filter({ hasText: 'Paused' }).waitFor()
 	await page.getByText('Paused until someone resumes it.', { exact: false }).waitFor()
@@ -113,6 +117,7 @@ test('an owner on a trial meets the members limit, upgrades, starts billing, can
 	await page.getByText('Your team paused the subscription until someone resumes it.').waitFor()
 	await page.getByText(/Nothing was deleted/).waitFor()
 	await page.getByRole('button', { name: 'Resume subscription' }).click()
+	await toast(page, 'Your subscription is active again.').waitFor()
 	await page.getByRole('heading', { level: 1, name: 'Nothing to resume' }).waitFor()
 	await page.getByText(`${organization}'s subscription is active and everything works.`).waitFor()
 	await page.getByRole('link', { name: 'Go to the dashboard' }).click()
