@@ -66,6 +66,13 @@ type Shot = {
 	expectedProblems?: RegExp[]
 	/** A wider desktop, for a screen whose layout changes above 1280 px. */
 	desktopSize?: { width: number; height: number }
+	/** Whose session, signed in: Ada's browser session unless told. */
+	token?: string
+	/**
+	 * The window only, not the whole page: a dialog's overlay covers the window, and a full-page
+	 * picture of a long page would show the rest of it uncovered.
+	 */
+	isWindowOnly?: boolean
 }
 
 function heading(name: string, level = 1) {
@@ -135,16 +142,8 @@ try {
 		{ name: 'Ada Lovelace', email: 'ada@example.com', password: 'notes on the engine' },
 		{ 'user-agent': userAgents.mac },
 	)
-	const confirmation = await waitForMail(dataDir, ada.email, (mail) => mail.subject === 'Confirm your e-mail address')
-	const confirmToken = new URL(confirmation.links.find((link) => link.includes('/confirm')) ?? '').searchParams.get(
-		'token',
-	)
-	await api.callOk('/api/confirm_user', { json: { token: confirmToken } })
-	const org = await api.callOk<{ id: string }>('/dashboard/users/get_org_details', { token: ada.token })
-	await api.callOk('/api/auth/organization/update', {
-		token: ada.token,
-		json: { organizationId: org.id, data: { name: 'Analytical Engines' } },
-	})
+	await confirmEmail(api, dataDir, ada.email)
+	await renameOrganization(api, ada.token, 'Analytical Engines')
 	await api.signIn(ada.email, ada.password, { 'user-agent': userAgents.iphone })
 	// The browser's own session, named like a desktop Chrome.
 	const browserToken = await api.signIn(ada.email, ada.password, { 'user-agent': userAgents.desktop })
@@ -173,6 +172,18 @@ try {
 
 	const forms = await seedForms(api, baseUrl, ada.token)
 	const charts = await seedCharts(api, ada.token)
+
+	// Mary owns "Celestial Mechanics", an organization of its own whose subscription she paused:
+	// a trial cannot be paused, so billing starts first (the local provider takes no payment).
+	const mary = await api.signUp({
+		name: 'Mary Somerville',
+		email: 'mary@example.com',
+		password: 'mechanism of heavens',
+	})
+	await confirmEmail(api, dataDir, mary.email)
+	await renameOrganization(api, mary.token, 'Celestial Mechanics')
+	await api.callOk('/api/subscriptions/end_trial_and_bill', { token: mary.token, json: {} })
+	await api.callOk('/api/subscriptions/pause_subscription', { token: mary.token, json: { resumesAt: null } })
 
 	const shots: Shot[] = [
 		{
@@ -242,7 +253,7 @@ try {
 		},
 		{
 			name: 'home',
-			caption: 'Home after signing in: the modules',
+			caption: 'Home after signing in: the trial’s banner over the modules',
 			path: '/',
 			isSignedIn: true,
 			ready: async (page) => {
@@ -594,7 +605,55 @@ try {
 			ready: heading('Page not found'),
 		},
 		{
+			name: 'pricing',
+			caption: 'Pricing (/pricing), signed out: the plans side by side, monthly or yearly, and every limit compared',
+			path: '/pricing',
+			isSignedIn: false,
+			ready: async (page) => {
+				await heading('Plans and pricing')(page)
+				await page.getByRole('heading', { level: 2, name: 'Compare the plans' }).waitFor()
+			},
+		},
+		{
+			name: 'settings-billing',
+			caption:
+				'Settings → Billing on the Pro trial: days left, what the team uses of each limit (the sample workspace, forms, answers, charts), no invoices yet',
+			path: '/settings?tab=billing',
+			isSignedIn: true,
+			ready: billingReady,
+		},
+		{
+			name: 'settings-billing-change-plan',
+			caption:
+				'Settings → Billing, Change plan: the three plans monthly or yearly, Business chosen over the current Pro, and what choosing it does',
+			path: '/settings?tab=billing',
+			isSignedIn: true,
+			ready: billingReady,
+			prepare: async (page) => {
+				await page.getByRole('button', { name: 'Change plan', exact: true }).click()
+				const dialog = page.getByRole('dialog', { name: 'Change plan' })
+				// The plan's card is its label's target (the radio itself is hidden).
+				await dialog
+					.locator('label')
+					.filter({ hasText: /^Business$/ })
+					.click()
+				await dialog.getByText(/^Your trial continues on Business/).waitFor()
+			},
+			isWindowOnly: true,
+		},
+		{
 			name: 'paused',
+			caption: '/paused for the owner of an organization whose subscription she paused: nothing lost, and Resume',
+			path: '/paused',
+			isSignedIn: true,
+			token: mary.token,
+			ready: async (page) => {
+				await heading('Celestial Mechanics is paused')(page)
+				await page.getByText('Your team paused the subscription until someone resumes it.').waitFor()
+			},
+		},
+		{
+			name: 'paused-nothing-to-resume',
 			caption: '/paused while the subscription is not paused (on its trial): nothing to resume',
 			path: '/paused',
 			isSignedIn: true,
@@ -623,7 +682,7 @@ try {
 			const problems = await capture(browser, baseUrl, shot, {
 				theme,
 				viewport: viewport === 'phone' ? phone : desktopSize,
-				token: shot.isSignedIn ? browserToken : undefined,
+				token: shot.isSignedIn ? (shot.token ?? browserToken) : undefined,
 				file: path.join(outDir, file),
 			})
 			const unexpected = problems.filter((problem) => !shot.expectedProblems?.some((known) => known.test(problem)))
@@ -689,6 +748,27 @@ try {
 }
 process.exit(exitCode)
 
+/** Follows the confirmation link mailed to a new account. */
+async function confirmEmail(api: HttpApi, dataDir: string, email: string): Promise<void> {
+	const confirmation = await waitForMail(dataDir, email, (mail) => mail.subject === 'Confirm your e-mail address')
+	const token = new URL(confirmation.links.find((link) => link.includes('/confirm')) ?? '').searchParams.get('token')
+	await api.callOk('/api/confirm_user', { json: { token } })
+}
+
+/** Names the organization a new account starts with. */
+async function renameOrganization(api: HttpApi, token: string, name: string): Promise<void> {
+	const org = await api.callOk<{ id: string }>('/dashboard/users/get_org_details', { token })
+	await api.callOk('/api/auth/organization/update', { token, json: { organizationId: org.id, data: { name } } })
+}
+
+/** Settings → Billing with its plan, the meters and the invoices loaded. */
+async function billingReady(page: Page): Promise<void> {
+	await heading('Settings')(page)
+	await page.getByRole('heading', { level: 3, name: /^Pro plan/ }).waitFor()
+	await page.getByRole('progressbar', { name: 'Forms', exact: true }).waitFor()
+	await page.getByRole('heading', { level: 3, name: 'No invoices yet' }).waitFor()
+}
+
 /** One screenshot in a fresh context; resolves to the console errors and CSP violations seen. */
 async function capture(
 	browser: Browser,
@@ -730,7 +810,12 @@ async function capture(
 		// Lazy chunks, fonts and queries settle before the picture.
 		await page.waitForLoadState('networkidle')
 		await page.evaluate(() => document.fonts.ready)
-		await page.screenshot({ path: options.file, fullPage: true, animations: 'disabled', caret: 'hide' })
+		await page.screenshot({
+			path: options.file,
+			fullPage: !shot.isWindowOnly,
+			animations: 'disabled',
+			caret: 'hide',
+		})
 	} finally {
 		await context.close()
 	}
