@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { type Account, createHttpApi, uniqueEmail } from '../../http-api.ts'
 import { type Mail, waitForMail } from '../../mail.ts'
-import { type ServerUnderTest, startServer } from '../../server-process.ts'
+import { repoDir, type ServerUnderTest, startServer } from '../../server-process.ts'
 
 // What the billing journeys share: Settings → Billing's parts by the names a user reads, a
 // server of a journey's own (a trial of seconds, or Stripe), and the setup a journey is not about
@@ -129,4 +131,74 @@ export async function joinedMember(server: OwnServer, owner: Account, name: stri
 		json: { token: link.searchParams.get('token') },
 	})
 	return member
+}
+
+export type FakeStripeProcess = {
+	/** e.g. http://127.0.0.1:41234: Stripe's API, its hosted pages, and the controls under /_fake */
+	url: string
+	/** The secret key the server is to use (the fake prints it). */
+	apiKey: string
+	/** A control: POSTs `json` (`/_fake/clock/advance`…), or GETs without it (`/_fake/events`); its JSON, failing on a non-2xx. */
+	control: <T = unknown>(path: string, json?: unknown) => Promise<T>
+	/** SIGTERM; fails on an unclean exit. */
+	stop: () => Promise<void>
+}
+
+/**
+ * The fake Stripe in a process of its own (`npm run fake-stripe`), as a developer runs it next to
+ * the server: the server talks to it over HTTP with the official SDK, the browser opens its
+ * hosted pages, and it POSTs signed webhooks to the server once told where (`/_fake/webhook`).
+ */
+export async function startFakeStripeProcess(): Promise<FakeStripeProcess> {
+	const child = spawn(process.execPath, ['src/test/fake-stripe/main.ts'], {
+		cwd: path.join(repoDir, 'apps/server'),
+		// Port 0: the system picks a free one, and the fake says which.
+		env: { ...process.env, PORT: '0', STRIPE_WEBHOOK_URL: '' },
+		stdio: ['ignore', 'pipe', 'inherit'],
+	})
+	const stop = async (): Promise<void> => {
+		if (child.exitCode === null && child.signalCode === null) {
+			const exited = once(child, 'exit')
+			child.kill('SIGTERM')
+			await exited
+		}
+		assert.equal(child.exitCode, 0, `the fake Stripe exited with code ${child.exitCode} (signal ${child.signalCode})`)
+	}
+	let output = ''
+	try {
+		const ready = await new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
+			const timer = setTimeout(() => reject(new Error(`the fake Stripe did not start within 30 s:\n${output}`)), 30_000)
+			child.once('exit', (code) =>
+				reject(new Error(`the fake Stripe exited (code ${code}) before listening:\n${output}`)),
+			)
+			child.stdout.setEncoding('utf8')
+			child.stdout.on('data', (chunk: string) => {
+				output += chunk
+				const url = /listening on (http:\/\/\S+)/.exec(output)?.[1]
+				const apiKey = /STRIPE_SECRET_KEY=(\S+)/.exec(output)?.[1]
+				if (url && apiKey) {
+					clearTimeout(timer)
+					resolve({ url, apiKey })
+				}
+			})
+		})
+		return {
+			...ready,
+			control: async <T>(controlPath: string, json?: unknown): Promise<T> => {
+				const response = await fetch(
+					`${ready.url}${controlPath}`,
+					json === undefined
+						? {}
+						: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) },
+				)
+				const text = await response.text()
+				assert.ok(response.ok, `${json === undefined ? 'GET' : 'POST'} ${controlPath}: ${response.status} ${text}`)
+				return JSON.parse(text) as T
+			},
+			stop,
+		}
+	} catch (error) {
+		child.kill('SIGKILL')
+		throw error
+	}
 }
