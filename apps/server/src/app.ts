@@ -28,7 +28,7 @@ import { refuseInvalidText } from './lib/invalid-text.ts'
 import { createJobs, type Jobs } from './lib/jobs.ts'
 import type { Logger } from './lib/logger.ts'
 import { createMailer } from './lib/mail.ts'
-import { createLocalStorage, type Storage } from './lib/storage.ts'
+import { createLocalStorage, createS3Storage, type Storage } from './lib/storage.ts'
 import { mountApiDocs } from './public/api-docs.ts'
 import { mountWebApp } from './public/web.ts'
 import { createWorkspaces, type Workspaces } from './workspaces/workspaces.module.ts'
@@ -75,7 +75,7 @@ export function createServices(options: {
 		jobs,
 		...(options.mailRetryDelaySeconds ? { retryDelaySeconds: options.mailRetryDelaySeconds } : {}),
 	})
-	const storage = createLocalStorage(path.join(config.dataDir, 'uploads'))
+	const storage = config.s3 ? createS3Storage(config.s3, log) : createLocalStorage(path.join(config.dataDir, 'uploads'))
 	// First: every module below registers its meters with it and asks it before making what a plan counts.
 	const subscriptions = createSubscriptions({
 		db: database.db,

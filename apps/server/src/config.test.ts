@@ -68,4 +68,55 @@ describe('configuration', () => {
 			'https://app.example.com',
 		)
 	})
+
+	test('files stay in DATA_DIR/uploads unless S3_BUCKET is set', () => {
+		expect(loadConfig({ DATA_DIR: tempDir() }).s3).toBeNull()
+	})
+
+	test('S3 settings: a bucket on AWS, or on an S3-compatible store served by path', () => {
+		expect(loadConfig({ DATA_DIR: tempDir(), S3_BUCKET: 'files', S3_REGION: 'eu-west-3' }).s3).toEqual({
+			bucket: 'files',
+			region: 'eu-west-3',
+			endpoint: null,
+			forcePathStyle: false,
+			credentials: null,
+		})
+		const compatible = loadConfig({
+			DATA_DIR: tempDir(),
+			S3_BUCKET: 'files',
+			S3_ENDPOINT: 'http://minio.internal:9000/',
+			S3_ACCESS_KEY_ID: 'key',
+			S3_SECRET_ACCESS_KEY: 'secret',
+		}).s3
+		expect(compatible).toEqual({
+			bucket: 'files',
+			region: 'us-east-1',
+			endpoint: 'http://minio.internal:9000',
+			forcePathStyle: true,
+			credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+		})
+		const virtualHosted = loadConfig({
+			DATA_DIR: tempDir(),
+			S3_BUCKET: 'files',
+			S3_ENDPOINT: 'https://r2.example.com',
+			S3_FORCE_PATH_STYLE: 'false',
+		})
+		expect(virtualHosted.s3?.forcePathStyle).toBe(false)
+	})
+
+	test.each([
+		[{ S3_ENDPOINT: 'http://minio:9000' }, /^Invalid configuration: S3_ENDPOINT set without S3_BUCKET/],
+		[
+			{ S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' },
+			/S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY set without S3_BUCKET/,
+		],
+		[{ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'k' }, /S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/],
+		[{ S3_BUCKET: 'Files_2' }, /^Invalid configuration: S3_BUCKET must be a bucket name/],
+		[{ S3_BUCKET: 'files', S3_ENDPOINT: 'minio:9000' }, /^Invalid configuration: S3_ENDPOINT must be an http/],
+		[{ S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'sometimes' }, /^Invalid configuration: S3_FORCE_PATH_STYLE /],
+	])('partial or wrong S3 settings stop start-up with one clear line: %o', (env, message) => {
+		const attempt = () => loadConfig({ DATA_DIR: tempDir(), ...env })
+		expect(attempt).toThrow(ConfigError)
+		expect(attempt).toThrow(message)
+	})
 })

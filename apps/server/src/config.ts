@@ -67,6 +67,18 @@ const envSchema = z.object({
 	FORM_VIEW_FLUSH_MS: z.coerce.number().int().min(10).max(600_000).default(5000),
 	FORM_WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
 	WEBHOOK_ALLOW_PRIVATE: booleanFromEnv.default(false),
+	S3_BUCKET: z
+		.string()
+		.regex(
+			/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+			'must be a bucket name (3 to 63 lower-case letters, digits, dots, hyphens)',
+		)
+		.optional(),
+	S3_REGION: z.string().min(1).optional(),
+	S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
+	S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+	S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+	S3_FORCE_PATH_STYLE: booleanFromEnv.optional(),
 })
 
 export type Config = {
@@ -105,6 +117,18 @@ export type Config = {
 	writes: { maxAttempts: number; retryDelaySeconds: number; leaseSeconds: number }
 	/** Public forms: the least time a person takes to fill one in; how often view counts are written. */
 	forms: { minFillSeconds: number; viewFlushMs: number; webhookRetryDelaySeconds: number; webhookAllowPrivate: boolean }
+	/** Where uploaded files live: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/uploads. */
+	s3: S3Config | null
+}
+
+type S3Config = {
+	bucket: string
+	region: string
+	/** An S3-compatible store's URL; unset for AWS itself. */
+	endpoint: string | null
+	forcePathStyle: boolean
+	/** Null: the SDK's own chain (AWS_* variables, an instance or task role). */
+	credentials: { accessKeyId: string; secretAccessKey: string } | null
 }
 
 export type BillingConfig = {
@@ -141,6 +165,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 			'Invalid configuration: BILLING_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
 		)
 	}
+	// A delivery creates a row only while its lease outlasts Notion's timeout by 5 s (workspaces.writes.ts).
+	if (values.WRITE_LEASE_SECONDS * 1000 <= values.NOTION_TIMEOUT_MS + 5000) {
+		throw new ConfigError(
+			`Invalid configuration: WRITE_LEASE_SECONDS (${values.WRITE_LEASE_SECONDS}) must be more than NOTION_TIMEOUT_MS / 1000 + 5 (${values.NOTION_TIMEOUT_MS / 1000 + 5})`,
+		)
+	}
+	const s3 = s3ConfigOf(values)
 	const dataDir = path.resolve(values.DATA_DIR)
 	const secrets = values.AUTH_SECRET ? { authSecret: values.AUTH_SECRET } : loadOrCreateSecrets(dataDir)
 	return {
@@ -197,6 +228,39 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 			webhookRetryDelaySeconds: values.FORM_WEBHOOK_RETRY_DELAY_SECONDS,
 			webhookAllowPrivate: values.WEBHOOK_ALLOW_PRIVATE,
 		},
+		s3,
+	}
+}
+
+/** S3_BUCKET turns object storage on; any other S3_* setting without it is a mistake, not a default. */
+function s3ConfigOf(values: z.infer<typeof envSchema>): S3Config | null {
+	const others = (
+		['S3_REGION', 'S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const
+	).filter((name) => values[name] !== undefined)
+	if (!values.S3_BUCKET) {
+		if (others.length > 0) {
+			throw new ConfigError(
+				`Invalid configuration: ${others.join(', ')} set without S3_BUCKET; set S3_BUCKET to store files in a bucket, or remove the S3_* settings to keep them in DATA_DIR/uploads`,
+			)
+		}
+		return null
+	}
+	if (Boolean(values.S3_ACCESS_KEY_ID) !== Boolean(values.S3_SECRET_ACCESS_KEY)) {
+		throw new ConfigError(
+			"Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or leave both unset for the AWS SDK's own credentials)",
+		)
+	}
+	const endpoint = values.S3_ENDPOINT?.replace(/\/+$/, '') ?? null
+	return {
+		bucket: values.S3_BUCKET,
+		region: values.S3_REGION ?? 'us-east-1',
+		endpoint,
+		// Most S3-compatible stores (MinIO, a test server) serve buckets by path, not by host name.
+		forcePathStyle: values.S3_FORCE_PATH_STYLE ?? endpoint !== null,
+		credentials:
+			values.S3_ACCESS_KEY_ID && values.S3_SECRET_ACCESS_KEY
+				? { accessKeyId: values.S3_ACCESS_KEY_ID, secretAccessKey: values.S3_SECRET_ACCESS_KEY }
+				: null,
 	}
 }
 

@@ -4,7 +4,9 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import type { S3Client } from '@aws-sdk/client-s3'
 import { AppError } from './errors.ts'
+import type { Logger } from './logger.ts'
 
 type PutExpectation = {
 	byteSize: number
@@ -13,9 +15,9 @@ type PutExpectation = {
 }
 
 /**
- * Where files live. The local implementation keeps them under DATA_DIR/uploads; an
- * S3-compatible implementation maps `put` to PutObject with Content-Length and Content-MD5,
- * which makes the store itself refuse a body that does not match.
+ * Where files live. The local implementation keeps them under DATA_DIR/uploads; the S3 one in a
+ * bucket, where PutObject with Content-Length and Content-MD5 makes the store itself refuse a
+ * body that does not match (decisions 005 and 026).
  */
 export type Storage = {
 	/** Stores `body` under `key` only if it matches `expected`; otherwise throws and keeps nothing. */
@@ -25,13 +27,53 @@ export type Storage = {
 	delete: (key: string) => Promise<void>
 }
 
+/**
+ * Keys are ids joined by slashes; ids (better-auth's, base64url) may start with '_' or '-'.
+ * No dots and no leading slash, so a key never leaves the local root, and means the same in a bucket.
+ */
+function assertValidKey(key: string): void {
+	if (!/^[a-zA-Z0-9_-][a-zA-Z0-9/_-]*$/.test(key) || key.includes('..') || key.includes('//')) {
+		throw new Error(`invalid storage key ${key}`)
+	}
+}
+
+const mismatch = (detail: string) => new AppError('UPLOAD_MISMATCH', { detail })
+
+/**
+ * Passes a body through while counting and hashing it. It fails as soon as the body is longer
+ * than announced, and at its end, before the end is passed on, when it is shorter or altered:
+ * what follows the meter never sees a mismatched body end as if it were complete.
+ */
+function createMeter(expected: PutExpectation): Transform {
+	const md5 = createHash('md5')
+	let byteSize = 0
+	return new Transform({
+		transform(chunk: Buffer, _encoding, callback) {
+			byteSize += chunk.length
+			if (byteSize > expected.byteSize) {
+				callback(mismatch(`The file is larger than the announced ${expected.byteSize} bytes.`))
+				return
+			}
+			md5.update(chunk)
+			callback(null, chunk)
+		},
+		flush(callback) {
+			if (byteSize !== expected.byteSize) {
+				callback(mismatch(`Received ${byteSize} bytes; ${expected.byteSize} were announced.`))
+			} else if (md5.digest('base64') !== expected.checksum) {
+				callback(mismatch('The file does not match the announced checksum.'))
+			} else {
+				callback()
+			}
+		},
+	})
+}
+
+const fromWeb = (body: ReadableStream<Uint8Array>) => Readable.fromWeb(body as import('node:stream/web').ReadableStream)
+
 export function createLocalStorage(root: string): Storage {
 	const pathOf = (key: string) => {
-		// Keys are ids joined by slashes; ids (better-auth's, base64url) may start with '_' or '-'.
-		// No dots and no leading slash, so a key never leaves the root.
-		if (!/^[a-zA-Z0-9_-][a-zA-Z0-9/_-]*$/.test(key) || key.includes('..') || key.includes('//')) {
-			throw new Error(`invalid storage key ${key}`)
-		}
+		assertValidKey(key)
 		return path.join(root, key)
 	}
 
@@ -40,37 +82,8 @@ export function createLocalStorage(root: string): Storage {
 			const target = pathOf(key)
 			await mkdir(path.dirname(target), { recursive: true })
 			const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`
-			const md5 = createHash('md5')
-			let byteSize = 0
-			const meter = new Transform({
-				transform(chunk: Buffer, _encoding, callback) {
-					byteSize += chunk.length
-					if (byteSize > expected.byteSize) {
-						callback(
-							new AppError('UPLOAD_MISMATCH', {
-								detail: `The file is larger than the announced ${expected.byteSize} bytes.`,
-							}),
-						)
-						return
-					}
-					md5.update(chunk)
-					callback(null, chunk)
-				},
-			})
 			try {
-				await pipeline(
-					Readable.fromWeb(body as import('node:stream/web').ReadableStream),
-					meter,
-					createWriteStream(temporary),
-				)
-				if (byteSize !== expected.byteSize) {
-					throw new AppError('UPLOAD_MISMATCH', {
-						detail: `Received ${byteSize} bytes; ${expected.byteSize} were announced.`,
-					})
-				}
-				if (md5.digest('base64') !== expected.checksum) {
-					throw new AppError('UPLOAD_MISMATCH', { detail: 'The file does not match the announced checksum.' })
-				}
+				await pipeline(fromWeb(body), createMeter(expected), createWriteStream(temporary))
 				await rename(temporary, target)
 			} catch (error) {
 				await rm(temporary, { force: true })
@@ -91,6 +104,113 @@ export function createLocalStorage(root: string): Storage {
 		},
 		delete: async (key) => {
 			await rm(pathOf(key), { force: true })
+		},
+	}
+}
+
+/** The same shape as the configuration's S3 settings (config.ts). */
+type S3StorageOptions = {
+	bucket: string
+	region: string
+	endpoint: string | null
+	forcePathStyle: boolean
+	credentials: { accessKeyId: string; secretAccessKey: string } | null
+}
+
+const isS3Error = (error: unknown, ...names: string[]) =>
+	typeof error === 'object' && error !== null && names.includes(String((error as { name?: unknown }).name))
+
+/**
+ * Files in an S3-compatible bucket, through the official SDK. The SDK is loaded on first use, so
+ * an installation that keeps files on its own disk never pays for loading it.
+ */
+export function createS3Storage(options: S3StorageOptions, log?: Logger): Storage {
+	const Bucket = options.bucket
+	let loading: Promise<{ client: S3Client; sdk: typeof import('@aws-sdk/client-s3') }> | undefined
+	const load = () => {
+		loading ??= import('@aws-sdk/client-s3').then((sdk) => ({
+			sdk,
+			client: new sdk.S3Client({
+				region: options.region,
+				forcePathStyle: options.forcePathStyle,
+				...(options.endpoint ? { endpoint: options.endpoint } : {}),
+				...(options.credentials ? { credentials: options.credentials } : {}),
+				// By default the SDK adds a CRC32 trailer to every upload (aws-chunked encoding), which
+				// not every S3-compatible store accepts; Content-MD5 is the check we ask for.
+				requestChecksumCalculation: 'WHEN_REQUIRED',
+				responseChecksumValidation: 'WHEN_REQUIRED',
+				// Without a logger the SDK writes to the console (a line per refused upload); every failure
+				// also surfaces as the error its call throws.
+				logger: {
+					debug: (...parts: unknown[]) => log?.debug({ parts }, 'S3 SDK'),
+					info: (...parts: unknown[]) => log?.debug({ parts }, 'S3 SDK'),
+					warn: (...parts: unknown[]) => log?.debug({ parts }, 'S3 SDK'),
+					error: (...parts: unknown[]) => log?.debug({ parts }, 'S3 SDK'),
+				},
+			}),
+		}))
+		return loading
+	}
+
+	return {
+		put: async (key, body, expected) => {
+			assertValidKey(key)
+			const { client, sdk } = await load()
+			// The meter is the request's body. When the sender goes away or the bytes differ, the
+			// request is aborted before the store has the announced length, and the store keeps
+			// nothing; an altered body of the right length is refused by the store (Content-MD5).
+			const meter = createMeter(expected)
+			const abort = new AbortController()
+			let failure: unknown
+			pipeline(fromWeb(body), meter).catch((error: unknown) => {
+				failure ??= error
+				abort.abort()
+			})
+			try {
+				await client.send(
+					new sdk.PutObjectCommand({
+						Bucket,
+						Key: key,
+						Body: meter,
+						ContentLength: expected.byteSize,
+						ContentMD5: expected.checksum,
+					}),
+					{ abortSignal: abort.signal },
+				)
+			} catch (error) {
+				meter.destroy()
+				if (failure) {
+					throw failure
+				}
+				if (isS3Error(error, 'BadDigest', 'InvalidDigest', 'IncompleteBody')) {
+					throw mismatch('The file does not match the announced size or checksum.')
+				}
+				throw error
+			}
+			if (failure) {
+				throw failure
+			}
+		},
+		get: async (key) => {
+			assertValidKey(key)
+			const { client, sdk } = await load()
+			try {
+				const object = await client.send(new sdk.GetObjectCommand({ Bucket, Key: key }))
+				if (!object.Body || object.ContentLength === undefined) {
+					throw new Error(`storage: the object ${key} came without a body or a length`)
+				}
+				return { body: object.Body.transformToWebStream(), byteSize: object.ContentLength }
+			} catch (error) {
+				if (isS3Error(error, 'NoSuchKey')) {
+					return null
+				}
+				throw error
+			}
+		},
+		delete: async (key) => {
+			assertValidKey(key)
+			const { client, sdk } = await load()
+			await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: key }))
 		},
 	}
 }
