@@ -20,6 +20,8 @@ export type ExternalRow = {
 	lastEditedTime: string
 }
 
+export type CreateOptions = { beforeSend?: () => void }
+
 /** A stored upload to attach to a `files` property. */
 export type BlobReader = (blobId: string) => Promise<{ name: string; contentType: string; bytes: Uint8Array } | null>
 
@@ -43,12 +45,18 @@ export type WorkspaceConnector = {
 	listRowIds: (database: ExternalDatabase) => AsyncIterable<string[]>
 	/** One row, or null when it was deleted or trashed. */
 	getRow: (database: ExternalDatabase, externalId: string) => Promise<ExternalRow | null>
-	createRow: (database: ExternalDatabase, values: RowValues) => Promise<ExternalRow>
+	/**
+	 * `beforeSend` runs right before the request that creates the row leaves (again before each
+	 * retry after a rate limit) and throws to stop it: a delivery that no longer holds its write
+	 * must not create anything.
+	 */
+	createRow: (database: ExternalDatabase, values: RowValues, options?: CreateOptions) => Promise<ExternalRow>
 	updateRow: (database: ExternalDatabase, externalId: string, values: RowValues) => Promise<ExternalRow>
 	/**
-	 * A row created at or after `since` whose values equal `values` on every property given:
-	 * how a retried create finds the row a lost response had already made. Rows in `exclude`
-	 * (already claimed by other deliveries with the same values) are passed over.
+	 * A row created at or after `since`, by this connection itself (never a row a person made),
+	 * whose values equal `values` on every property given: how a retried create finds the row a
+	 * lost response had already made. Rows in `exclude` (already claimed by other deliveries
+	 * with the same values) are passed over.
 	 */
 	findCreatedRow: (
 		database: ExternalDatabase,

@@ -163,7 +163,8 @@ export function createConnectorFactory(options: {
 					c,
 					database: Parameters<WorkspaceConnector['createRow']>[0],
 					values: Parameters<WorkspaceConnector['createRow']>[1],
-				) => c.createRow(database, values),
+					options?: Parameters<WorkspaceConnector['createRow']>[2],
+				) => c.createRow(database, values, options),
 			),
 			updateRow: once(
 				(

@@ -21,6 +21,29 @@ type WriteRecord = typeof workspaceWrites.$inferSelect
 /** Notion stamps created_time to the minute: look this far before the first attempt. */
 const createdTimeSlackMs = 2 * 60 * 1000
 
+/**
+ * A create leaves only while its attempt holds the lease for longer than the request can take
+ * plus this margin, so no create is still in flight when another worker may take the write over
+ * (and, finding no row yet, create it too).
+ */
+const leaseMarginMs = 5000
+
+/** Thrown before a create leaves when the attempt no longer holds its write long enough. */
+class LeaseRunningOut extends Error {
+	constructor() {
+		super('The attempt waited past its lease (rate limits); the write is left to the next attempt.')
+		this.name = 'LeaseRunningOut'
+	}
+}
+
+/** Updates only while this attempt's claim still stands: a write taken over is the other worker's. */
+function stillClaimed(write: WriteRecord) {
+	return and(
+		eq(workspaceWrites.id, write.id),
+		write.lockedUntil ? eq(workspaceWrites.lockedUntil, write.lockedUntil) : isNull(workspaceWrites.lockedUntil),
+	)
+}
+
 export function createWriteQueues(deps: () => WorkspaceDeps) {
 	const deliver: JobQueue<{ writeId: string } | { writeIds: string[] }> = {
 		name: 'workspace-write',
@@ -402,6 +425,12 @@ async function attemptWrite(
 		properties: database.properties,
 	}
 	const connector = deps.connectors.for(workspace)
+	const lockedUntil = write.lockedUntil?.getTime() ?? 0
+	const beforeSend = () => {
+		if (lockedUntil - Date.now() < deps.notion.timeoutMs + leaseMarginMs) {
+			throw new LeaseRunningOut()
+		}
+	}
 	try {
 		let row = null
 		if (write.kind === 'update' && write.externalRowId) {
@@ -424,10 +453,10 @@ async function attemptWrite(
 				const exclude = new Set(claimed.map((c) => c.externalRowId ?? ''))
 				row = await connector.findCreatedRow(external, since.toISOString(), write.values, exclude)
 			}
-			row ??= await connector.createRow(external, write.values)
+			row ??= await connector.createRow(external, write.values, { beforeSend })
 		}
 		// Record the delivery before anything else can fail: the row exists now.
-		await deps.db
+		const recorded = await deps.db
 			.update(workspaceWrites)
 			.set({
 				state: 'delivered',
@@ -437,7 +466,14 @@ async function attemptWrite(
 				nextAttemptAt: null,
 				lockedUntil: null,
 			})
-			.where(eq(workspaceWrites.id, write.id))
+			.where(stillClaimed(write))
+			.returning({ id: workspaceWrites.id })
+		if (recorded.length === 0) {
+			// Only an update can get here (a create never leaves without the lease): another worker
+			// took the write over and records its own result.
+			deps.log.warn({ writeId: write.id }, 'write taken over by another attempt; result not recorded')
+			return
+		}
 		if (workspace.tool === 'notion') {
 			await mirrorRow(deps, database, row)
 		}
@@ -455,11 +491,13 @@ async function recordFailure(deps: WorkspaceDeps, write: WriteRecord, workspaceI
 		await deps.db.update(workspaces).set({ status: 'needs_reauth' }).where(eq(workspaces.id, workspaceId))
 	}
 	deps.log.warn({ err: error, writeId: write.id, attempts: write.attempts, isDead }, 'workspace write not delivered')
-	await deps.db
+	const recorded = await deps.db
 		.update(workspaceWrites)
 		.set({ state: isDead ? 'dead' : 'failed', lastError: describeError(error), nextAttemptAt, lockedUntil: null })
-		.where(eq(workspaceWrites.id, write.id))
-	if (!isDead) {
+		.where(stillClaimed(write))
+		.returning({ id: workspaceWrites.id })
+	// Taken over by another worker meanwhile: its attempt decides what happens next.
+	if (!isDead && recorded.length > 0) {
 		await deps.jobs.send(deps.queues.deliver, { writeId: write.id }, { startAfterSeconds: delaySeconds })
 	}
 }

@@ -221,7 +221,8 @@ export function createLocalConnector(options: { db: Db; orgId: string; workspace
 				)
 			return row ? toExternalRow(row) : null
 		},
-		createRow: async (database, values) => {
+		createRow: async (database, values, createOptions) => {
+			createOptions?.beforeSend?.()
 			const [row] = await insertLocalRows(db, orgId, await databaseRecord(database.externalId), [values])
 			if (!row) {
 				throw new Error('insert returned nothing')

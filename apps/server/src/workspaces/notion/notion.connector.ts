@@ -210,6 +210,19 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 	/** Reads are idempotent (retried on 5xx); writes are not unless stated. */
 	const call = <T>(request: () => Promise<T>, idempotent = true) => queue.run(workspaceKey, request, { idempotent })
 
+	// The integration's own user: `created_by` of every row it creates. Asked once per connector,
+	// and only when a lost response is being recovered.
+	let bot: Promise<string> | null = null
+	const botId = () => {
+		if (!bot) {
+			bot = call(() => client.users.me({})).then((me) => me.id)
+			bot.catch(() => {
+				bot = null
+			})
+		}
+		return bot
+	}
+
 	/**
 	 * Pages of a data source sorted by `timestamp` ascending, surviving Notion's per-query result
 	 * cap: when a query ends `incomplete`, a fresh query starts at the last row's timestamp (a new
@@ -451,14 +464,14 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 			return toRow(page, database.properties)
 		},
 
-		async createRow(database, values) {
+		async createRow(database, values, createOptions) {
 			const uploads = await uploadBlobs(values, database.properties)
 			const properties = toPageProperties(values, database.properties, uploads)
 			// Not idempotent: a lost response is recovered with findCreatedRow, never by a blind retry.
-			const page = await call(
-				() => client.pages.create({ parent: { data_source_id: database.externalId }, properties }),
-				false,
-			)
+			const page = await call(() => {
+				createOptions?.beforeSend?.()
+				return client.pages.create({ parent: { data_source_id: database.externalId }, properties })
+			}, false)
 			return pageToRow(page, database.properties)
 		},
 
@@ -472,10 +485,12 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 
 		async findCreatedRow(database, since, values, exclude) {
 			const claimed = [...(exclude ?? [])]
+			// Only rows this connection created: a person may have typed the same values by hand.
+			const ours = await botId()
 			const pages = walk(database.externalId, 'created_time', { from: floorToMinute(since) })
 			for await (const batch of pages) {
 				for (const page of batch) {
-					if (claimed.some((id) => sameId(id, page.id))) {
+					if (!sameId(page.created_by.id, ours) || claimed.some((id) => sameId(id, page.id))) {
 						continue
 					}
 					const row = await toRow(page, database.properties)
