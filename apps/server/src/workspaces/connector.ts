@@ -20,7 +20,7 @@ export type ExternalRow = {
 	lastEditedTime: string
 }
 
-export type CreateOptions = { beforeSend?: () => void }
+type CreateOptions = { beforeSend?: () => void }
 
 /** A stored upload to attach to a `files` property. */
 export type BlobReader = (blobId: string) => Promise<{ name: string; contentType: string; bytes: Uint8Array } | null>

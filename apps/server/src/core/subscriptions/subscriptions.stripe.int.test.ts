@@ -144,6 +144,23 @@ describe('an organization billed through Stripe', () => {
 		expect((await subscriptionOf(owner.token)).subscription.status).toBe('active')
 	})
 
+	test('a card saved in the portal shows on Billing once Stripe reports it, and the portal comes back to Billing', async () => {
+		const owner = await t.signUp()
+		const start = await act(owner.token, '/api/subscriptions/end_trial_and_bill')
+		fake.completeCheckout(checkoutIdOf(start.body.redirectUrl))
+		await deliverNew()
+		expect((await subscriptionOf(owner.token)).subscription.paymentMethod).toEqual({ label: 'Visa •••• 4242' })
+
+		const update = await act(owner.token, '/api/subscriptions/update_payment_details')
+		const portal = fake.completePortal(new URL(update.body.redirectUrl).pathname.split('/').pop() ?? '', {
+			card: 'declines',
+		})
+		// Back on Billing with a marker that makes the page look again until the events arrive.
+		expect(portal.redirectUrl).toBe('http://localhost:3000/settings?tab=billing&portal=done')
+		await deliverNew()
+		expect((await subscriptionOf(owner.token)).subscription.paymentMethod).toEqual({ label: 'Visa •••• 0002' })
+	})
+
 	test('a trial that ends with no card pauses the organization; choosing a plan goes through Checkout', async () => {
 		const owner = await t.signUp()
 		const details = await t.request('GET', '/dashboard/users/get_org_details', { token: owner.token })

@@ -217,7 +217,8 @@ export function createStripeProvider(config: StripeConfig): BillingProvider & { 
 			case 'update_payment_details': {
 				const session = await stripe.billingPortal.sessions.create({
 					customer: row.stripeCustomerId ?? (await stripe.subscriptions.retrieve(id)).customer.toString(),
-					return_url: `${ctx.publicUrl}${billingPath}`,
+					// The marker tells the page to look again until Stripe's events have arrived.
+					return_url: `${ctx.publicUrl}${billingPath}&portal=done`,
 					flow_data: { type: 'payment_method_update' },
 				})
 				return { row, redirectUrl: session.url, message: 'Continue on Stripe to update your payment details.' }

@@ -58,6 +58,9 @@ async function handleEvent(deps: SubscriptionsDeps, stripe: Stripe, event: Strip
 			return refreshSubscription(deps, stripe, object.id ?? '')
 		case 'invoice':
 			return refreshInvoice(deps, stripe, object.id ?? '')
+		case 'customer':
+			// A card saved in the portal can change only the customer's default payment method.
+			return refreshCustomer(deps, stripe, object.id ?? '')
 		default:
 			deps.log.debug({ type: event.type }, 'Stripe event not needed')
 	}
@@ -95,6 +98,16 @@ async function refreshSubscription(deps: SubscriptionsDeps, stripe: Stripe, id: 
 	}
 	await syncSubscription(stripe, deps.db, organizationId, subscription)
 	deps.forget(organizationId)
+}
+
+async function refreshCustomer(deps: SubscriptionsDeps, stripe: Stripe, customerId: string): Promise<void> {
+	const [row] = await deps.db
+		.select({ stripeSubscriptionId: subscriptions.stripeSubscriptionId })
+		.from(subscriptions)
+		.where(eq(subscriptions.stripeCustomerId, customerId))
+	if (row?.stripeSubscriptionId) {
+		await refreshSubscription(deps, stripe, row.stripeSubscriptionId)
+	}
 }
 
 async function checkoutCompleted(

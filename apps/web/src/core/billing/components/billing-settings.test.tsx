@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test, vi } from 'vitest'
 import { teamKeys } from '#src/core/teams/api/teams.ts'
 import { json, makeOrgDetails, mockApi, problem, renderPage } from '#src/test/mock-api.tsx'
+import { rememberBeforeStripe } from '../lib/stripe-return.ts'
 import { actionResult, activeSubscription, makeOverview, makePlans, makeSubscription } from '../testing.tsx'
 import { BillingSettings } from './billing-settings.tsx'
 
@@ -159,6 +160,60 @@ describe('Settings → Billing', () => {
 		}
 		expect(screen.queryByRole('dialog')).toBeNull()
 	})
+
+	test('back from Stripe’s Checkout, the page reads the subscription again until Stripe’s events have arrived', async () => {
+		let reads = 0
+		mockApi(({ path }) => {
+			if (path === '/api/plans') {
+				return json(makePlans({ provider: 'stripe' }))
+			}
+			if (path === '/api/subscriptions') {
+				reads += 1
+				// Stripe's events arrive while the page is open: the third read has them.
+				const subscription =
+					reads < 3 ? makeSubscription({ provider: 'stripe' }, 5) : activeSubscription({ provider: 'stripe' })
+				return json(makeOverview({ subscription }))
+			}
+			return undefined
+		})
+		const { router } = renderBilling('/settings?tab=billing&checkout=done')
+		expect(await screen.findByText('Trial — 5 days left')).toBeInTheDocument()
+		expect(screen.getByText('Waiting for Stripe to confirm')).toBeInTheDocument()
+		await waitFor(() => expect(reads).toBeGreaterThanOrEqual(3), { timeout: 8000 })
+		expect(await screen.findByText('Active')).toBeInTheDocument()
+		// One more read finds it unchanged: done, no more reads, and the marker is gone so a reload
+		// does not wait again.
+		await waitFor(() => expect(router.state.location.search).toBe('?tab=billing'), { timeout: 5000 })
+		expect(screen.queryByText(/Waiting for Stripe to confirm/)).toBeNull()
+		expect(reads).toBe(4)
+		await new Promise((resolve) => setTimeout(resolve, 2500))
+		expect(reads).toBe(4)
+	}, 20_000)
+
+	test('back from Stripe’s portal after its events arrived, the page stops waiting after one more read', async () => {
+		const before = makeOverview({ subscription: activeSubscription({ provider: 'stripe' }) })
+		// As the Billing page left it for Stripe: the card was 4242.
+		rememberBeforeStripe(before)
+		let reads = 0
+		mockApi(({ path }) => {
+			if (path === '/api/plans') {
+				return json(makePlans({ provider: 'stripe' }))
+			}
+			if (path === '/api/subscriptions') {
+				reads += 1
+				return json({
+					...before,
+					subscription: { ...before.subscription, paymentMethod: { label: 'Visa •••• 0002' } },
+				})
+			}
+			return undefined
+		})
+		const { router } = renderBilling('/settings?tab=billing&portal=done')
+		expect(await screen.findByText(/Visa •••• 0002/)).toBeInTheDocument()
+		await waitFor(() => expect(router.state.location.search).toBe('?tab=billing'), { timeout: 5000 })
+		expect(reads).toBe(2)
+		expect(screen.queryByText(/Waiting for Stripe to confirm/)).toBeNull()
+	}, 10_000)
 
 	test('invoices list with their amounts and a link to the provider’s page', async () => {
 		mockApi(({ path }) => {

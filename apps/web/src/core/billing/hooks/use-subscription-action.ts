@@ -1,8 +1,9 @@
-import type { SubscriptionActionResult } from '@blocksmith/contracts/subscriptions.ts'
+import type { SubscriptionActionResult, SubscriptionOverview } from '@blocksmith/contracts/subscriptions.ts'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { teamKeys } from '#src/core/teams/api/teams.ts'
 import { billingKeys } from '../api/billing.ts'
+import { rememberBeforeStripe } from '../lib/stripe-return.ts'
 
 /**
  * One subscription action. A provider that must take over (Stripe Checkout, its billing portal)
@@ -25,6 +26,7 @@ export function useSubscriptionAction<V = void>(
 		...(options.isErrorShownInPage ? { meta: { isErrorShownInPage: true } } : {}),
 		onSuccess: async (result) => {
 			if (result.redirectUrl) {
+				rememberBeforeStripe(queryClient.getQueryData<SubscriptionOverview>(billingKeys.subscription))
 				window.location.assign(result.redirectUrl)
 				return
 			}
