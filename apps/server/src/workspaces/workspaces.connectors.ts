@@ -6,6 +6,7 @@ import type { Storage } from '#src/lib/storage.ts'
 import { type BlobReader, ConnectorError, type WorkspaceConnector } from './connector.ts'
 import { createLocalConnector } from './local/local.connector.ts'
 import { createNotionClient, createNotionConnector, refreshOAuthToken } from './notion/notion.connector.ts'
+import { createDbRateLimiter } from './notion/notion.limiter.ts'
 import { createNotionQueue } from './notion/notion.queue.ts'
 import { workspaces } from './workspaces.schema.ts'
 
@@ -20,7 +21,8 @@ export type ConnectorFactory = {
 
 /**
  * Builds the connector of a workspace. One Notion rate queue serves the whole process, keyed
- * by Notion workspace, so every caller (syncs, deliveries, the dashboard) shares the budget.
+ * by Notion workspace, so every caller (syncs, deliveries, the dashboard) shares the budget;
+ * its pace and Retry-After pauses live in the database, shared by every instance (decision 025).
  */
 export function createConnectorFactory(options: {
 	db: Db
@@ -35,7 +37,9 @@ export function createConnectorFactory(options: {
 	}
 }): ConnectorFactory {
 	const { db, secrets, storage, notion } = options
-	const queue = createNotionQueue({ requestsPerSecond: notion.requestsPerSecond })
+	const queue = createNotionQueue({
+		limiter: createDbRateLimiter({ db, requestsPerSecond: notion.requestsPerSecond }),
+	})
 
 	const credentialsOf = (workspace: WorkspaceRecord): NotionCredentials => {
 		if (!workspace.credentials) {

@@ -190,6 +190,72 @@ describe('createNotionQueue', () => {
 		expect(clock.now()).toBeLessThanOrEqual(10_000)
 	})
 
+	it('pauses the key for a Retry-After longer than the wait budget, then gives up on that call', async () => {
+		const { clock, queue, starts, call } = setup({ requestsPerSecond: 10, burst: 10, maxWaitMs: 10_000 })
+		const limited = queue.run(
+			'ws',
+			call('ws', 'limited', () => {
+				throw apiError(429, APIErrorCode.RateLimited, 'slow down', { 'Retry-After': '90' })
+			}),
+		)
+		// The call gives up at once: 90 s is more than its 10 s budget.
+		await expect(clock.settle(limited)).rejects.toMatchObject({ kind: 'unavailable' })
+		expect(clock.now()).toBe(0)
+		// The next call must not reach Notion during the pause; it may not wait 90 s either.
+		const next = queue.run(
+			'ws',
+			call('ws', 'next', () => 'next'),
+		)
+		await expect(clock.settle(next)).rejects.toMatchObject({ kind: 'unavailable' })
+		// Other keys are not paused.
+		expect(
+			await clock.settle(
+				queue.run(
+					'other',
+					call('other', 'other', () => 'other'),
+				),
+			),
+		).toBe('other')
+		// 85 s later, the 5 s left of the pause fit in a call's budget: it waits them out.
+		await clock.settle(clock.sleep(85_000))
+		const later = queue.run(
+			'ws',
+			call('ws', 'later', () => 'later'),
+		)
+		expect(await clock.settle(later)).toBe('later')
+		expect(starts.map((start) => [start.label, start.at])).toEqual([
+			['limited', 0],
+			['other', 0],
+			['later', 90_000],
+		])
+	})
+
+	it('moves a call that already holds a slot past a pause this process meets meanwhile', async () => {
+		const { clock, queue, starts, call } = setup({ requestsPerSecond: 1, burst: 1 })
+		// The first call is answered 429 after 100 ms, while the second waits for its slot at 1 s.
+		let isFirstAttempt = true
+		const first = queue.run(
+			'ws',
+			call('ws', 'first', async () => {
+				if (isFirstAttempt) {
+					isFirstAttempt = false
+					await clock.sleep(100)
+					throw apiError(429, APIErrorCode.RateLimited, 'slow down', { 'Retry-After': '5' })
+				}
+				return 'first'
+			}),
+		)
+		const second = queue.run(
+			'ws',
+			call('ws', 'second', () => 'second'),
+		)
+		expect(await clock.settle(Promise.all([first, second]))).toEqual(['first', 'second'])
+		const after = starts.slice(1).map((start) => start.at)
+		expect(Math.min(...after)).toBeGreaterThanOrEqual(5100)
+		// Then one call a second again.
+		expect(Math.abs((after[1] ?? 0) - (after[0] ?? 0))).toBeGreaterThanOrEqual(1000)
+	})
+
 	it('retries 5xx and timeouts for idempotent calls only', async () => {
 		const { clock, queue, call } = setup({ maxRetries: 3, retryDelayMs: 100 })
 		let attempts = 0

@@ -15,8 +15,16 @@ import { ConnectorError } from '#src/workspaces/connector.ts'
 export type NotionQueueOptions = {
 	/** Average calls started per second and key (Notion documents about 3). */
 	requestsPerSecond?: number
-	/** Calls that may start back to back after a quiet spell. */
+	/**
+	 * Calls that may start back to back after a quiet spell. Default: one less than the rate
+	 * (2 at 3/s), which leaves Notion's bucket a token of slack for network jitter.
+	 */
 	burst?: number
+	/**
+	 * Where the pace and the pauses of each key are kept. Default: this process only (with the
+	 * injected `now`); the server passes the database's limiter, shared by every instance.
+	 */
+	limiter?: NotionRateLimiter
 	/** How long one call may spend waiting out rate limits (Retry-After) before giving up. */
 	maxWaitMs?: number
 	/** Retries of 5xx and timeouts, for idempotent calls only. */
@@ -31,13 +39,69 @@ export type NotionQueue = {
 	run: <T>(workspaceKey: string, call: () => Promise<T>, options?: { idempotent?: boolean }) => Promise<T>
 }
 
-type KeyState = {
-	tokens: number
-	refilledAt: number
-	/** No call of this key starts before this instant (a 429/529 answered with Retry-After). */
-	pausedUntil: number
-	/** Token grants are handed out one at a time, in arrival order. */
-	gate: Promise<void>
+/**
+ * The pace of each key: a "next free slot" scheme (GCRA, equivalent to a token bucket of
+ * `burst` tokens refilled at `requestsPerSecond`). Each reservation takes the earliest slot
+ * the pace allows and moves the key's next slot on by one interval.
+ */
+export type NotionRateLimiter = {
+	/**
+	 * Takes the key's next start slot and answers how many milliseconds to wait for it; or,
+	 * when the key is paused for longer than `budgetMs` from now, takes nothing and answers null.
+	 */
+	reserve: (key: string, budgetMs: number) => Promise<number | null>
+	/** Nothing of `key` starts in the next `ms`; at its end one call may go at once, the rest at the base rate. */
+	pause: (key: string, ms: number) => Promise<void>
+}
+
+/**
+ * The pace of a key in slot terms: one interval between slots, and how far ahead of time a
+ * burst may start. Notion counts calls when they arrive, a few varying milliseconds after their
+ * slots: a burst as large as Notion's own put calls at the very edge of its bucket, where one that
+ * arrived a little sooner than the one before it met a 429. One token less absorbs that jitter
+ * and costs nothing of the average rate.
+ */
+export function slotPacing(options: { requestsPerSecond?: number | undefined; burst?: number | undefined }) {
+	const rate = options.requestsPerSecond ?? 3
+	const burst = Math.max(1, options.burst ?? Math.round(rate) - 1)
+	const intervalMs = 1000 / rate
+	return { intervalMs, burstToleranceMs: (burst - 1) * intervalMs }
+}
+
+/** The limiter of one process: a key's next slot and pause in memory. */
+function createMemoryRateLimiter(options: {
+	requestsPerSecond?: number | undefined
+	burst?: number | undefined
+	now: () => number
+}): NotionRateLimiter {
+	const { intervalMs, burstToleranceMs } = slotPacing(options)
+	const keys = new Map<string, { allowedAt: number; pausedUntil: number }>()
+	const stateOf = (key: string) => {
+		let state = keys.get(key)
+		if (!state) {
+			state = { allowedAt: Number.NEGATIVE_INFINITY, pausedUntil: Number.NEGATIVE_INFINITY }
+			keys.set(key, state)
+		}
+		return state
+	}
+	return {
+		reserve: async (key, budgetMs) => {
+			const state = stateOf(key)
+			const time = options.now()
+			if (state.pausedUntil > time + budgetMs) {
+				return null
+			}
+			const slot = Math.max(time, state.allowedAt)
+			state.allowedAt = Math.max(state.allowedAt, time - burstToleranceMs) + intervalMs
+			return slot - time
+		},
+		pause: async (key, ms) => {
+			const state = stateOf(key)
+			const until = options.now() + ms
+			state.pausedUntil = Math.max(state.pausedUntil, until)
+			state.allowedAt = Math.max(state.allowedAt, until)
+		},
+	}
 }
 
 const defaultRetryAfterMs = 1000
@@ -145,76 +209,74 @@ export function toConnectorError(error: unknown): ConnectorError {
 }
 
 export function createNotionQueue(options: NotionQueueOptions = {}): NotionQueue {
-	const rate = options.requestsPerSecond ?? 3
-	const burst = Math.max(1, options.burst ?? Math.max(1, Math.round(rate)))
 	const maxWaitMs = options.maxWaitMs ?? 120_000
 	const maxRetries = options.maxRetries ?? 3
 	const retryDelayMs = options.retryDelayMs ?? 500
 	const now = options.now ?? Date.now
 	const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
-	const states = new Map<string, KeyState>()
-	const msPerToken = 1000 / rate
+	const limiter =
+		options.limiter ??
+		createMemoryRateLimiter({ requestsPerSecond: options.requestsPerSecond, burst: options.burst, now })
+	/**
+	 * Per key, in this process: calls take their turn one at a time, in arrival order, each
+	 * holding the turn until its slot comes (so a process holds at most one reserved slot per
+	 * key), and the pauses this process recorded, which a call already holding a slot respects.
+	 */
+	const gates = new Map<string, Promise<void>>()
+	const pausedUntil = new Map<string, number>()
 
-	function stateOf(key: string): KeyState {
-		let state = states.get(key)
-		if (!state) {
-			state = { tokens: burst, refilledAt: now(), pausedUntil: 0, gate: Promise.resolve() }
-			states.set(key, state)
-		}
-		return state
-	}
-
-	/** Waits for this key's turn: the pause over and a token available. */
-	async function acquire(state: KeyState, deadline: number): Promise<void> {
+	/** Waits for this key's turn: the pause over and a slot of the pace reached. */
+	async function acquire(key: string, deadline: number): Promise<void> {
 		for (;;) {
-			const time = now()
-			if (state.pausedUntil > time) {
-				if (state.pausedUntil > deadline) {
-					throw new ConnectorError('unavailable', 'Notion rate limit: waiting longer than allowed')
-				}
-				await sleep(state.pausedUntil - time)
-				continue
+			const waitMs = await limiter.reserve(key, deadline - now())
+			if (waitMs === null) {
+				throw new ConnectorError('unavailable', 'Notion rate limit: waiting longer than allowed')
 			}
-			if (time > state.refilledAt) {
-				state.tokens = Math.min(burst, state.tokens + (time - state.refilledAt) / msPerToken)
-				state.refilledAt = time
+			if (waitMs > 0) {
+				await sleep(Math.ceil(waitMs))
 			}
-			if (state.tokens >= 1) {
-				state.tokens -= 1
+			// A 429 met by this process while the slot was waited for: the slot falls inside the
+			// pause, so take a new one after it.
+			if ((pausedUntil.get(key) ?? 0) <= now()) {
 				return
 			}
-			await sleep(Math.ceil((1 - state.tokens) * msPerToken))
 		}
 	}
 
-	function turn(state: KeyState, deadline: number): Promise<void> {
-		const granted = state.gate.then(() => acquire(state, deadline))
+	function turn(key: string, deadline: number): Promise<void> {
+		const granted = (gates.get(key) ?? Promise.resolve()).then(() => acquire(key, deadline))
 		// The next caller waits for this grant, whether it succeeded or gave up.
-		state.gate = granted.catch(() => undefined)
+		const gate = granted.catch(() => undefined)
+		gates.set(key, gate)
+		// A key nobody waits on is forgotten.
+		void gate.then(() => {
+			if (gates.get(key) === gate) {
+				gates.delete(key)
+			}
+		})
 		return granted
 	}
 
 	async function run<T>(workspaceKey: string, call: () => Promise<T>, runOptions?: { idempotent?: boolean }) {
-		const state = stateOf(workspaceKey)
 		const deadline = now() + maxWaitMs
 		let retries = 0
 		for (;;) {
-			await turn(state, deadline)
+			await turn(workspaceKey, deadline)
 			try {
 				return await call()
 			} catch (error) {
 				if (isRateLimit(error)) {
+					// Pause the whole key, here and in every other instance, even when this call gives
+					// up: every call of this workspace would meet the same limit until Retry-After ends.
 					const time = now()
-					const until = time + (retryAfterMs(error.headers, time) ?? defaultRetryAfterMs)
+					const waitMs = retryAfterMs(error.headers, time) ?? defaultRetryAfterMs
+					const until = time + waitMs
+					if (until > (pausedUntil.get(workspaceKey) ?? 0)) {
+						pausedUntil.set(workspaceKey, until)
+					}
+					await limiter.pause(workspaceKey, waitMs)
 					if (until > deadline) {
 						throw new ConnectorError('unavailable', `Notion rate limit: ${error.message}`, { cause: error })
-					}
-					// Pause the whole key: every call of this workspace would meet the same limit.
-					if (until > state.pausedUntil) {
-						state.pausedUntil = until
-						// One call may go the moment the pause ends; the rest follow at the base rate.
-						state.tokens = 1
-						state.refilledAt = until
 					}
 					continue
 				}
