@@ -58,7 +58,7 @@ export function TabsTrigger({ className, ...props }: ComponentProps<typeof TabsP
 				'group-data-[variant=underline]/tabs:-mb-px group-data-[variant=underline]/tabs:h-10 group-data-[variant=underline]/tabs:border-transparent group-data-[variant=underline]/tabs:border-b-2 group-data-[variant=underline]/tabs:px-1',
 				'group-data-[variant=underline]/tabs:data-[state=active]:border-primary dark:group-data-[variant=underline]/tabs:data-[state=active]:border-ring',
 				'group-data-[variant=pills]/tabs:h-7 group-data-[variant=pills]/tabs:rounded-md group-data-[variant=pills]/tabs:px-3 pointer-coarse:group-data-[variant=pills]/tabs:h-9',
-				'group-data-[variant=pills]/tabs:data-[state=active]:bg-background group-data-[variant=pills]/tabs:data-[state=active]:shadow-xs dark:group-data-[variant=pills]/tabs:data-[state=active]:bg-secondary',
+				'group-data-[variant=pills]/tabs:data-[state=active]:bg-background group-data-[variant=pills]/tabs:data-[state=active]:shadow-xs dark:group-data-[variant=pills]/tabs:data-[state=active]:bg-input',
 				className,
 			)}
 			{...props}

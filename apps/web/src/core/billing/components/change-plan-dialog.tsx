@@ -136,7 +136,9 @@ function ChangePlanForm({
 					Cancel
 				</Button>
 				<Button type="submit" isLoading={change.isPending} disabled={isUnchanged || !chosen}>
-					{confirmLabel(chosen?.name ?? '', direction, subscription.status === 'trialing' || isRestart)}
+					{isUnchanged
+						? 'Current plan'
+						: confirmLabel(chosen?.name ?? '', direction, subscription.status === 'trialing' || isRestart)}
 				</Button>
 			</DialogFooter>
 		</form>

@@ -32,7 +32,7 @@ export function IntervalSwitch({
 					key={option.value}
 					className={cn(
 						'inline-flex h-8 cursor-pointer items-center gap-1.5 rounded-md px-3 font-medium text-muted-foreground text-sm transition-colors hover:text-foreground pointer-coarse:h-9',
-						'has-checked:bg-background has-checked:text-foreground has-checked:shadow-xs dark:has-checked:bg-secondary',
+						'has-checked:bg-background has-checked:text-foreground has-checked:shadow-xs dark:has-checked:bg-input',
 						'has-focus-visible:outline-2 has-focus-visible:outline-ring has-focus-visible:outline-offset-2',
 					)}
 				>
