@@ -119,4 +119,22 @@ describe('configuration', () => {
 		expect(attempt).toThrow(ConfigError)
 		expect(attempt).toThrow(message)
 	})
+
+	test('ROLE: all by default; web or worker alone only on PostgreSQL', () => {
+		expect(loadConfig({ DATA_DIR: tempDir() }).role).toBe('all')
+		const databaseUrl = 'postgres://app@db.internal:5432/blocksmith'
+		expect(loadConfig({ DATA_DIR: tempDir(), ROLE: 'web', DATABASE_URL: databaseUrl }).role).toBe('web')
+		expect(loadConfig({ DATA_DIR: tempDir(), ROLE: 'worker', DATABASE_URL: databaseUrl }).role).toBe('worker')
+		expect(loadConfig({ DATA_DIR: tempDir(), ROLE: 'all', DATABASE_URL: databaseUrl }).role).toBe('all')
+	})
+
+	test.each([
+		[{ ROLE: 'api' }, /^Invalid configuration: ROLE must be web, worker or all \(got "api"\)$/],
+		[{ ROLE: 'web' }, /^Invalid configuration: ROLE=web needs DATABASE_URL/],
+		[{ ROLE: 'worker' }, /^Invalid configuration: ROLE=worker needs DATABASE_URL/],
+	])('a role the embedded database cannot run stops start-up with one clear line: %o', (env, message) => {
+		const attempt = () => loadConfig({ DATA_DIR: tempDir(), ...env })
+		expect(attempt).toThrow(ConfigError)
+		expect(attempt).toThrow(message)
+	})
 })

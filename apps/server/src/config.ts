@@ -21,6 +21,7 @@ const envSchema = z.object({
 	HOST: z.string().min(1).default('0.0.0.0'),
 	DATA_DIR: z.string().min(1).default('./data'),
 	DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
+	ROLE: z.enum(['web', 'worker', 'all'], { error: 'must be web, worker or all' }).default('all'),
 	PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
 	AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 	SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
@@ -83,6 +84,11 @@ const envSchema = z.object({
 
 export type Config = {
 	env: 'development' | 'production' | 'test'
+	/**
+	 * What this process does (decision 027): `web` serves HTTP and only sends jobs, `worker` works
+	 * the jobs and schedules and answers only /healthz and /readyz, `all` (the default) does both.
+	 */
+	role: 'web' | 'worker' | 'all'
 	port: number
 	host: string
 	dataDir: string
@@ -171,11 +177,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 			`Invalid configuration: WRITE_LEASE_SECONDS (${values.WRITE_LEASE_SECONDS}) must be more than NOTION_TIMEOUT_MS / 1000 + 5 (${values.NOTION_TIMEOUT_MS / 1000 + 5})`,
 		)
 	}
+	// PGlite is one process per data folder (decision 002): web and worker apart need PostgreSQL.
+	if (values.ROLE !== 'all' && !values.DATABASE_URL) {
+		throw new ConfigError(
+			`Invalid configuration: ROLE=${values.ROLE} needs DATABASE_URL (PostgreSQL); the embedded database runs web and worker in one process (ROLE=all)`,
+		)
+	}
 	const s3 = s3ConfigOf(values)
 	const dataDir = path.resolve(values.DATA_DIR)
 	const secrets = values.AUTH_SECRET ? { authSecret: values.AUTH_SECRET } : loadOrCreateSecrets(dataDir)
 	return {
 		env: values.NODE_ENV,
+		role: values.ROLE,
 		port: values.PORT,
 		host: values.HOST,
 		dataDir,
