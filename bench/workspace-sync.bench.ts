@@ -3,12 +3,14 @@
 // reconcile. The workspace layer runs in this process on a fresh PGlite database, as the server
 // builds it (createServices, pg-boss jobs started), and syncs go through the real jobs. The
 // baseline is the rate limit's ceiling: 3 requests/s × 100 rows per page = 300 rows/s.
+// Then two instances on one PostgreSQL database sync two databases of one workspace at once:
+// together they must keep to the same 3 requests/s (decision 025).
 // Figures go to stdout and to bench/results/.
 import { randomBytes } from 'node:crypto'
 import os from 'node:os'
 import { createServices } from '../apps/server/src/app.ts'
 import { loadConfig } from '../apps/server/src/config.ts'
-import { type Database, openDatabase } from '../apps/server/src/db/client.ts'
+import { type Database, openDatabase, openPostgres } from '../apps/server/src/db/client.ts'
 import { createLogger } from '../apps/server/src/lib/logger.ts'
 import {
 	createFakeNotion,
@@ -21,6 +23,8 @@ import { connectNotionToken } from '../apps/server/src/workspaces/workspaces.ser
 import { queueSync } from '../apps/server/src/workspaces/workspaces.sync.ts'
 import {
 	aboutRun,
+	createThrowAwayDatabase,
+	findPostgres,
 	onCleanup,
 	positiveIntegerFromEnv,
 	printAligned,
@@ -38,14 +42,20 @@ const settings = {
 	edits: 50,
 	trashed: 5,
 	requestsPerSecond: 3,
+	/** Notion's bucket, as the fake keeps it; the server's queue keeps a token less (decision 025). */
 	burst: 3,
 	pageSize: 100,
 	/** The reconcile re-lists every id (~35 s at 3 requests/s); BENCH_RECONCILE=0 leaves it out. */
 	reconcile: process.env.BENCH_RECONCILE !== '0',
 	/** Notion keeps created and edited times to the minute; the fake does the same here. */
 	timestampPrecisionMs: 60_000,
+	/** Two instances on one PostgreSQL database, each syncing a Deals database of this many rows; BENCH_TWO_INSTANCES=0 leaves it out. */
+	twoInstances: process.env.BENCH_TWO_INSTANCES !== '0',
+	twoInstanceRows: positiveIntegerFromEnv('BENCH_TWO_INSTANCE_ROWS', 5000),
 }
 const ceilingRowsPerSecond = settings.requestsPerSecond * settings.pageSize
+/** The server's queue starts at most this many calls back to back (its default: one less than the rate). */
+const queueBurst = Math.max(1, Math.round(settings.requestsPerSecond) - 1)
 const stages = ['Lead', 'Qualified', 'Proposal', 'Negotiation', 'Won', 'Lost']
 
 type SyncRow = { sync_state: string; last_synced_at: Date | null; last_error: string | null; row_count: number }
@@ -76,6 +86,8 @@ async function main(start: RunStart): Promise<number> {
 	onCleanup(() => fake.close())
 	const seedStart = performance.now()
 	const seeded = seedFake(fake)
+	const deals = seeded.dealsIds[0] ?? ''
+	const pageIds = seeded.addDeals(deals, settings.rows)
 	progress(`fake Notion seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`)
 	fake.setRateLimit({ requestsPerSecond: settings.requestsPerSecond, burst: settings.burst })
 
@@ -104,9 +116,9 @@ async function main(start: RunStart): Promise<number> {
 	const connectAt = Date.now()
 	const fullFrom = mark(fake, spans)
 	const workspace = await connectNotionToken(ctx, fake.token)
-	const dealsId = await waitFor('discovery', async () => (await databaseIdOf(database, seeded.deals)) ?? undefined)
+	const dealsId = await waitFor('discovery', async () => (await databaseIdOf(database, deals)) ?? undefined)
 	const full = await waitForSync(database, dealsId, null)
-	const fullPhase = phase('full sync', fake, fullFrom, spans, seeded.deals, full)
+	const fullPhase = phase('full sync', fake, fullFrom, spans, deals, full)
 	const connectedSeconds = (full.syncedAt - connectAt) / 1000
 	const mirrored = await countRows(database, dealsId)
 	if (mirrored !== settings.rows) {
@@ -116,7 +128,7 @@ async function main(start: RunStart): Promise<number> {
 
 	// (b) 50 pages edited in Notion later on, then an incremental sync.
 	fake.advanceClock(10 * 60_000)
-	const edited = seeded.pageIds.filter((_, index) => index % Math.floor(settings.rows / settings.edits) === 7)
+	const edited = pageIds.filter((_, index) => index % Math.floor(settings.rows / settings.edits) === 7)
 	const editedAmounts = new Map<string, number>()
 	for (const [index, pageId] of edited.slice(0, settings.edits).entries()) {
 		const amount = 900_000 + index
@@ -128,13 +140,13 @@ async function main(start: RunStart): Promise<number> {
 	const incrementalFrom = mark(fake, spans)
 	await queueSync(ctx, dealsId, 'incremental')
 	const incremental = await waitForSync(database, dealsId, full.syncedAt)
-	const incrementalPhase = phase('incremental sync', fake, incrementalFrom, spans, seeded.deals, incremental)
+	const incrementalPhase = phase('incremental sync', fake, incrementalFrom, spans, deals, incremental)
 	await checkEdits(database, dealsId, editedAmounts)
 
 	// (c) A reconcile after a few pages went to the trash: it re-lists every id to notice them.
 	let reconcilePhase: Phase | undefined
 	if (settings.reconcile) {
-		const trashed = seeded.pageIds.slice(100, 100 + settings.trashed)
+		const trashed = pageIds.slice(100, 100 + settings.trashed)
 		for (const pageId of trashed) {
 			fake.trashPage(pageId)
 		}
@@ -143,12 +155,15 @@ async function main(start: RunStart): Promise<number> {
 		const reconcileFrom = mark(fake, spans)
 		await queueSync(ctx, dealsId, 'reconcile')
 		const reconcile = await waitForSync(database, dealsId, incremental.syncedAt)
-		reconcilePhase = phase('reconcile', fake, reconcileFrom, spans, seeded.deals, reconcile)
+		reconcilePhase = phase('reconcile', fake, reconcileFrom, spans, deals, reconcile)
 		const left = await countRows(database, dealsId)
 		if (left !== settings.rows - trashed.length) {
 			throw new Error(`the reconcile left ${left} rows, expected ${settings.rows - trashed.length}`)
 		}
 	}
+
+	// (d) Two instances on one database, each syncing a database of the same workspace at once.
+	const twoInstances = settings.twoInstances ? await runTwoInstances() : { skipped: 'BENCH_TWO_INSTANCES=0' }
 
 	const phases = [fullPhase, incrementalPhase, reconcilePhase].filter((entry) => entry !== undefined)
 	printTable(phases)
@@ -164,10 +179,16 @@ async function main(start: RunStart): Promise<number> {
 			`(includes discovery, the small Clients database's sync and job pick-up)`,
 	)
 
+	if ('requests' in twoInstances) {
+		printTwoInstances(twoInstances)
+	} else {
+		console.log(`two instances: skipped (${twoInstances.skipped})`)
+	}
+
 	const report = {
 		benchmark: 'workspace-sync',
 		description:
-			'Notion mirror sync through the real jobs against the fake Notion server at 3 requests/s: full sync, incremental after edits, reconcile',
+			'Notion mirror sync through the real jobs against the fake Notion server at 3 requests/s: full sync, incremental after edits, reconcile; then two instances on one PostgreSQL database syncing one workspace at once',
 		...aboutRun(start, ['apps/server', 'packages/']),
 		settings: { ...settings, database: 'PGlite', properties: seeded.propertyCount },
 		baseline: { ceilingRowsPerSecond, why: 'requests/s × rows per query page: no sync can read rows faster' },
@@ -181,18 +202,179 @@ async function main(start: RunStart): Promise<number> {
 		},
 		incremental: { ...incrementalPhase, edits: editedAmounts.size },
 		...(reconcilePhase ? { reconcile: { ...reconcilePhase, trashed: settings.trashed } } : { reconcile: 'skipped' }),
+		twoInstances,
 	}
 	writeResults(report)
+	if ('requests' in twoInstances && twoInstances.requestsPerSecond > settings.requestsPerSecond * 1.02) {
+		console.log(`two instances together went over ${settings.requestsPerSecond} requests/s`)
+		return 1
+	}
 	return 0
 }
 
+type TwoInstances = {
+	database: 'PostgreSQL'
+	rowsPerDatabase: number
+	queueBurst: number
+	seconds: number
+	/** Requests Notion saw from both instances, from the first to the last. */
+	requests: number
+	rateLimited: number
+	/** (requests − the queue's burst) over the time from the first to the last: the pace both kept together. */
+	requestsPerSecond: number
+	ratioToRequestCeiling: number
+	/** The most requests Notion saw start within any one second, and within any ten. */
+	maxInOneSecond: number
+	maxInTenSeconds: number
+	rowsPerSecond: number
+	ratioToCeiling: number
+	byInstance: { instance: string; database: string; seconds: number; requests: number; rows: number }[]
+}
+
 /**
- * Users, a small Clients data source (the target of a relation) and the Deals data source with
- * every common property type, `settings.rows` rows a second apart ending now. Values vary
- * with the row, as real ones do; relations and people stay under Notion's 25 per value, so no
- * row needs the extra property-item requests.
+ * Two instances on one throw-away PostgreSQL database, each with its own pool and Notion queue
+ * as two processes have, and one Notion workspace. Instance A (the one running jobs) connects it
+ * while its Deals databases are empty, so discovery and the first syncs cost a few requests;
+ * then both get rows and A syncs one while B syncs the other, at the same time, through the
+ * sync job's own handler. Notion (the fake) must see the two together keep to 3 requests/s.
  */
-function seedFake(fake: FakeNotion) {
+async function runTwoInstances(): Promise<TwoInstances | { skipped: string }> {
+	const postgres = await findPostgres()
+	if (!postgres.url) {
+		return { skipped: `PostgreSQL not reachable: ${postgres.reason}` }
+	}
+	const rows = settings.twoInstanceRows
+	progress(`two instances: ${rows.toLocaleString('en-US')} rows each in two databases of one workspace, on PostgreSQL`)
+	const fake = await createFakeNotion({ timestampPrecisionMs: settings.timestampPrecisionMs })
+	onCleanup(() => fake.close())
+	const seeded = seedFake(fake, ['Deals A', 'Deals B'])
+	fake.setRateLimit({ requestsPerSecond: settings.requestsPerSecond, burst: settings.burst })
+
+	const { url } = await createThrowAwayDatabase(postgres.url)
+	const authSecret = randomBytes(32).toString('hex')
+	const start = async (name: string, database: Database) => {
+		const { dir: dataDir } = scratchFolder()
+		const config = loadConfig({
+			NODE_ENV: 'production',
+			DATA_DIR: dataDir,
+			DATABASE_URL: url,
+			AUTH_SECRET: authSecret,
+			PUBLIC_URL: 'http://127.0.0.1:3000',
+			LOG_LEVEL: 'error',
+			NOTION_API_BASE_URL: fake.url,
+			NOTION_REQUESTS_PER_SECOND: String(settings.requestsPerSecond),
+			// No scheduled syncs or discoveries in the middle of the measurement.
+			SYNC_INTERVAL_SECONDS: '86400',
+			RECONCILE_INTERVAL_SECONDS: '86400',
+		})
+		const services = createServices({ config, database, log: createLogger(config.logLevel) })
+		return { name, database, services, spans: observeConnectors(services.workspaces.deps) }
+	}
+	const databaseA = await openDatabase({ dataDir: scratchFolder().dir, databaseUrl: url })
+	onCleanup(() => databaseA.close())
+	const databaseB = openPostgres(url)
+	onCleanup(() => databaseB.close())
+	const a = await start('A', databaseA)
+	const b = await start('B', databaseB)
+	await a.services.jobs.start()
+	onCleanup(() => a.services.jobs.stop(5000))
+
+	const { orgId, userId } = await createAccount(databaseA)
+	await connectNotionToken({ ...a.services.workspaces.deps, orgId, userId }, fake.token)
+	const [dealsA = '', dealsB = ''] = seeded.dealsIds
+	const idA = await waitFor('discovery', async () => (await databaseIdOf(databaseA, dealsA)) ?? undefined)
+	const idB = await waitFor('discovery', async () => (await databaseIdOf(databaseA, dealsB)) ?? undefined)
+	await waitForSync(databaseA, idA, null)
+	await waitForSync(databaseA, idB, null)
+
+	seeded.addDeals(dealsA, rows)
+	seeded.addDeals(dealsB, rows)
+	// Let the bucket of the fake (and ours) fill up again, as after any quiet spell.
+	await new Promise((resolve) => setTimeout(resolve, 1500))
+	const from = fake.requests().length
+	const sync = async (instance: typeof a, databaseId: string, dataSourceId: string) => {
+		const startedAt = Date.now()
+		const spansFrom = instance.spans.length
+		await instance.services.workspaces.deps.queues.sync.handle({ databaseId, mode: 'full' })
+		const synced = await waitForSync(databaseA, databaseId, startedAt)
+		const own = instance.spans.slice(spansFrom).filter((span) => span.dataSourceId === dataSourceId)
+		return {
+			instance: instance.name,
+			database: dataSourceId === dealsA ? 'Deals A' : 'Deals B',
+			seconds: round((synced.syncedAt - startedAt) / 1000, 2),
+			requests: own.reduce((total, span) => total + span.pages, 0),
+			rows: synced.rowCount,
+		}
+	}
+	const byInstance = await Promise.all([sync(a, idA, dealsA), sync(b, idB, dealsB)])
+	for (const entry of byInstance) {
+		if (entry.rows !== rows) {
+			throw new Error(`instance ${entry.instance} mirrored ${entry.rows} rows of ${entry.database}, expected ${rows}`)
+		}
+	}
+
+	const requests = fake.requests().slice(from)
+	const times = requests.map((entry) => new Date(entry.at).getTime()).sort((x, y) => x - y)
+	const first = times[0] ?? 0
+	const seconds = ((times[times.length - 1] ?? 0) - first) / 1000
+	const maxIn = (windowMs: number) =>
+		Math.max(...times.map((at) => times.filter((other) => other >= at && other < at + windowMs).length))
+	const requestsPerSecond = (requests.length - queueBurst) / seconds
+	const rowsPerSecond = (2 * rows) / seconds
+	return {
+		database: 'PostgreSQL',
+		rowsPerDatabase: rows,
+		queueBurst,
+		seconds: round(seconds, 2),
+		requests: requests.length,
+		rateLimited: requests.filter(isRateLimited).length,
+		requestsPerSecond: round(requestsPerSecond, 3),
+		ratioToRequestCeiling: round(requestsPerSecond / settings.requestsPerSecond, 3),
+		maxInOneSecond: maxIn(1000),
+		maxInTenSeconds: maxIn(10_000),
+		rowsPerSecond: round(rowsPerSecond, 1),
+		ratioToCeiling: round(rowsPerSecond / ceilingRowsPerSecond, 3),
+		byInstance,
+	}
+}
+
+function printTwoInstances(run: TwoInstances): void {
+	const header = ['two instances, one workspace', 'seconds', 'requests', '429s', 'requests/s', 'rows/s', 'vs ceiling']
+	const body = [
+		...run.byInstance.map((entry) => [
+			`instance ${entry.instance} (${entry.database}, ${entry.rows.toLocaleString('en-US')} rows)`,
+			entry.seconds.toFixed(1),
+			String(entry.requests),
+			'—',
+			'—',
+			'—',
+			'—',
+		]),
+		[
+			'together (as Notion saw them)',
+			run.seconds.toFixed(1),
+			String(run.requests),
+			String(run.rateLimited),
+			run.requestsPerSecond.toFixed(2),
+			run.rowsPerSecond.toFixed(0),
+			run.ratioToCeiling.toFixed(2),
+		],
+	]
+	printAligned(header, body)
+	console.log(
+		`two instances together: ${run.requestsPerSecond.toFixed(2)} requests/s = ${run.ratioToRequestCeiling.toFixed(2)} of ${settings.requestsPerSecond}; ` +
+			`at most ${run.maxInOneSecond} requests in any one second and ${run.maxInTenSeconds} in any ten ` +
+			`(Notion's bucket allows ${settings.burst + settings.requestsPerSecond} and ${settings.burst + 10 * settings.requestsPerSecond})\n`,
+	)
+}
+
+/**
+ * Users, a small Clients data source (the target of a relation) and Deals data sources (one per
+ * title) with every common property type; `addDeals` gives one `count` rows a second apart
+ * ending now. Values vary with the row, as real ones do; relations and people stay under
+ * Notion's 25 per value, so no row needs the extra property-item requests.
+ */
+function seedFake(fake: FakeNotion, dealsTitles: string[] = ['Deals']) {
 	const users = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Edsger Dijkstra'].map(
 		(name) => fake.addUser({ name, email: `${name.split(' ')[0]?.toLowerCase()}@example.com` }).id as string,
 	)
@@ -232,40 +414,41 @@ function seedFake(fake: FakeNotion) {
 		'Last edited': { last_edited_time: {} },
 		'Last edited by': { last_edited_by: {} },
 	}
-	const deals = fake.addDataSource({ title: 'Deals', properties }).id as string
+	const dealsIds = dealsTitles.map((title) => fake.addDataSource({ title, properties }).id as string)
 	const text = (content: string) => [{ text: { content } }]
-	const pageIds = fake.addPages(deals, settings.rows, {
-		spacingMs: 1000,
-		properties: (index) => ({
-			Name: { title: text(`Deal ${index + 1} · ${['Acme', 'Globex', 'Initech', 'Hooli', 'Umbrella'][index % 5]}`) },
-			Stage: { select: { name: stages[(index * 7) % stages.length] ?? 'Lead' } },
-			Status: { status: { name: ['Not started', 'In progress', 'Done'][index % 3] ?? 'Done' } },
-			Tags: { multi_select: [['Retainer'], ['Rush', 'Fixed price'], []][index % 3]?.map((name) => ({ name })) ?? [] },
-			Amount: { number: index % 40 === 0 ? null : ((index * 7919) % 1_000_000) / 100 },
-			Probability: { number: (index % 10) / 10 },
-			'Close date': {
-				date: { start: new Date(Date.UTC(2026, 0, 1) + (index % 365) * 86_400_000).toISOString().slice(0, 10) },
-			},
-			Owner: { people: users.slice(0, 1 + (index % 2)).map((id) => ({ id })) },
-			Client: { relation: [{ id: clientIds[index % clientIds.length] ?? '' }] },
-			Signed: { checkbox: index % 3 === 0 },
-			Website: { url: `https://client${index % 40}.example.com` },
-			'Billing email': { email: `billing${index % 40}@client${index % 40}.example.com` },
-			Phone: { phone_number: `+31 20 555 ${String(index % 10_000).padStart(4, '0')}` },
-			Contract: {
-				files:
-					index % 4 === 0
-						? [{ name: 'contract.pdf', external: { url: `https://files.example.com/${index}.pdf` } }]
-						: [],
-			},
-			Notes: {
-				rich_text: text(
-					index % 2 === 0 ? `Follow up on deal ${index + 1} after the workshop; send the revised proposal.` : '',
-				),
-			},
-		}),
-	})
-	return { deals, clients, pageIds, propertyCount: Object.keys(properties).length }
+	const addDeals = (deals: string, count: number) =>
+		fake.addPages(deals, count, {
+			spacingMs: 1000,
+			properties: (index) => ({
+				Name: { title: text(`Deal ${index + 1} · ${['Acme', 'Globex', 'Initech', 'Hooli', 'Umbrella'][index % 5]}`) },
+				Stage: { select: { name: stages[(index * 7) % stages.length] ?? 'Lead' } },
+				Status: { status: { name: ['Not started', 'In progress', 'Done'][index % 3] ?? 'Done' } },
+				Tags: { multi_select: [['Retainer'], ['Rush', 'Fixed price'], []][index % 3]?.map((name) => ({ name })) ?? [] },
+				Amount: { number: index % 40 === 0 ? null : ((index * 7919) % 1_000_000) / 100 },
+				Probability: { number: (index % 10) / 10 },
+				'Close date': {
+					date: { start: new Date(Date.UTC(2026, 0, 1) + (index % 365) * 86_400_000).toISOString().slice(0, 10) },
+				},
+				Owner: { people: users.slice(0, 1 + (index % 2)).map((id) => ({ id })) },
+				Client: { relation: [{ id: clientIds[index % clientIds.length] ?? '' }] },
+				Signed: { checkbox: index % 3 === 0 },
+				Website: { url: `https://client${index % 40}.example.com` },
+				'Billing email': { email: `billing${index % 40}@client${index % 40}.example.com` },
+				Phone: { phone_number: `+31 20 555 ${String(index % 10_000).padStart(4, '0')}` },
+				Contract: {
+					files:
+						index % 4 === 0
+							? [{ name: 'contract.pdf', external: { url: `https://files.example.com/${index}.pdf` } }]
+							: [],
+				},
+				Notes: {
+					rich_text: text(
+						index % 2 === 0 ? `Follow up on deal ${index + 1} after the workshop; send the revised proposal.` : '',
+					),
+				},
+			}),
+		})
+	return { dealsIds, clients, addDeals, propertyCount: Object.keys(properties).length }
 }
 
 /**
