@@ -3,7 +3,7 @@ import path from 'node:path'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { APIError } from 'better-auth'
-import type { Context } from 'hono'
+import { type Context, Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { secureHeaders } from 'hono/secure-headers'
 import type { Config } from './config.ts'
@@ -65,6 +65,8 @@ export function createServices(options: {
 	const jobs = createJobs({
 		database,
 		log,
+		// A web process only sends jobs; workers (ROLE=worker or all) work them (decision 027).
+		isWorker: config.role !== 'web',
 		...(options.pollingIntervalSeconds ? { pollingIntervalSeconds: options.pollingIntervalSeconds } : {}),
 	})
 	const mail = createMailer({
@@ -222,18 +224,7 @@ export function createApp(services: AppServices) {
 	)
 	app.use(refuseInvalidText(app.openAPIRegistry))
 
-	app.get('/healthz', (c) => c.json({ status: 'ok' }))
-	app.get('/readyz', async (c) => {
-		if (services.state.isDraining || !services.jobs.isRunning()) {
-			return c.json({ status: 'unavailable' }, 503)
-		}
-		try {
-			await pingDatabase(database)
-			return c.json({ status: 'ready' })
-		} catch {
-			return c.json({ status: 'unavailable' }, 503)
-		}
-	})
+	mountHealthChecks(app, services)
 
 	mountAuthHandler(app, auth)
 	app.route('/', createAuthRoutes({ auth, db, confirmSignup: services.subscriptions.confirmSignup }))
@@ -308,6 +299,40 @@ export function createApp(services: AppServices) {
 			headers.connection = 'close'
 		}
 		return c.body(JSON.stringify(problem), problem.status as 400, headers)
+	})
+	return app
+}
+
+/**
+ * /healthz: the process answers. /readyz: it may be sent traffic (jobs started, the database
+ * answers, not shutting down); 503 otherwise, so load balancers and orchestrators stop using it.
+ */
+function mountHealthChecks(app: Hono<AppEnv>, services: AppServices): void {
+	app.get('/healthz', (c) => c.json({ status: 'ok' }))
+	app.get('/readyz', async (c) => {
+		if (services.state.isDraining || !services.jobs.isRunning()) {
+			return c.json({ status: 'unavailable' }, 503)
+		}
+		try {
+			await pingDatabase(services.database)
+			return c.json({ status: 'ready' })
+		} catch {
+			return c.json({ status: 'unavailable' }, 503)
+		}
+	})
+}
+
+/**
+ * What a worker process (ROLE=worker) serves on PORT: only /healthz and /readyz, for an
+ * orchestrator's checks. Everything else is a 404 problem; it never serves the app or the API.
+ */
+export function createWorkerApp(services: AppServices) {
+	const app = new Hono<AppEnv>()
+	mountHealthChecks(app, services)
+	app.notFound((c) => {
+		const detail = 'This is a worker process (ROLE=worker): it serves only /healthz and /readyz.'
+		const problem = toProblem(new AppError('NOT_FOUND', { detail }), randomUUID(), c.req.path)
+		return c.body(JSON.stringify(problem), 404, { 'content-type': 'application/problem+json' })
 	})
 	return app
 }

@@ -65,4 +65,11 @@ describe('the server process', () => {
 		expect(bad.output().trim()).toMatch(/^Invalid configuration: SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/)
 		expect(bad.output().trim().split('\n')).toHaveLength(1)
 	})
+
+	test('a web or worker process alone is refused on the embedded database, in one line', async () => {
+		const worker = start(await freePort(), { ROLE: 'worker' })
+		expect(await worker.exited).toBe(1)
+		expect(worker.output().trim()).toMatch(/^Invalid configuration: ROLE=worker needs DATABASE_URL \(PostgreSQL\)/)
+		expect(worker.output().trim().split('\n')).toHaveLength(1)
+	})
 })

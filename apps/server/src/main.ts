@@ -62,19 +62,25 @@ async function main(): Promise<void> {
 	const webBuild = checkWebBuild()
 	// Awaited before listening; a failure meanwhile is not left unhandled.
 	webBuild?.catch(() => {})
-	const [{ serve }, { createApp, createServices }, { loadConfig }, { openDatabase }, { createLogger }] =
-		await Promise.all([
-			import('@hono/node-server'),
-			import('./app.ts'),
-			import('./config.ts'),
-			import('./db/client.ts'),
-			import('./lib/logger.ts'),
-		])
+	const [
+		{ serve },
+		{ createApp, createServices, createWorkerApp },
+		{ loadConfig },
+		{ openDatabase },
+		{ createLogger },
+	] = await Promise.all([
+		import('@hono/node-server'),
+		import('./app.ts'),
+		import('./config.ts'),
+		import('./db/client.ts'),
+		import('./lib/logger.ts'),
+	])
 	const config = loadConfig()
 	const log = createLogger(config.logLevel)
 	const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl })
 	const services = createServices({ config, database, log })
-	const app = createApp(services)
+	// A worker works the jobs and answers only health checks; web and all serve everything (decision 027).
+	const app = config.role === 'worker' ? createWorkerApp(services) : createApp(services)
 	await services.jobs.start()
 	if (webBuild) {
 		try {
@@ -88,8 +94,10 @@ async function main(): Promise<void> {
 
 	const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => {
 		log.info(
-			{ url: config.publicUrl, port: config.port, database: database.kind, dataDir: config.dataDir },
-			`Blocksmith is listening on ${config.publicUrl}`,
+			{ url: config.publicUrl, port: config.port, role: config.role, database: database.kind, dataDir: config.dataDir },
+			config.role === 'worker'
+				? `Blocksmith worker is working jobs; health checks on port ${config.port}`
+				: `Blocksmith is listening on ${config.publicUrl}${config.role === 'web' ? ' (web only: jobs are worked by ROLE=worker processes)' : ''}`,
 		)
 		// Written now rather than at exit, so that a server that never exits cleanly still starts faster next time.
 		flushCompileCache()

@@ -64,4 +64,44 @@ describe('starting the job system', () => {
 		expect(await queueRow(queue.name)).toEqual({ name: queue.name, notify: false, retry_limit: 4 })
 		expect((await scheduleRow(queue.name))?.cron).toBe('7 * * * *')
 	})
+
+	test('a web process (isWorker false) creates the queues and sends, but works no job and schedules nothing', async () => {
+		const handledBy: string[] = []
+		const queueOf = (role: string): JobQueue<{ n: number }> => ({
+			name: 'jobs-test-roles',
+			options: { retryLimit: 0 },
+			handle: async () => {
+				handledBy.push(role)
+			},
+			cron: '9 * * * *',
+		})
+		const log = createLogger('silent')
+		const web = createJobs({ database: t.services.database, log, isWorker: false, pollingIntervalSeconds: 0.5 })
+		web.register(queueOf('web'))
+		await web.start()
+		try {
+			expect(web.isRunning()).toBe(true)
+			expect(await queueRow('jobs-test-roles')).toMatchObject({ name: 'jobs-test-roles' })
+			expect(await scheduleRow('jobs-test-roles')).toBeUndefined()
+			const worker = createJobs({ database: t.services.database, log, pollingIntervalSeconds: 0.5 })
+			worker.register(queueOf('worker'))
+			await worker.start()
+			try {
+				expect((await scheduleRow('jobs-test-roles'))?.cron).toBe('9 * * * *')
+				// Both running, both with the queue: every job sent by the web instance is worked by the worker.
+				for (let n = 0; n < 6; n++) {
+					await web.send(queueOf('web'), { n })
+				}
+				const deadline = Date.now() + 30_000
+				while (handledBy.length < 6 && Date.now() < deadline) {
+					await new Promise((resolve) => setTimeout(resolve, 50))
+				}
+				expect(handledBy).toEqual(Array(6).fill('worker'))
+			} finally {
+				await worker.stop(1000)
+			}
+		} finally {
+			await web.stop(1000)
+		}
+	})
 })

@@ -44,13 +44,28 @@ export type Jobs = {
 /**
  * pg-boss on the same database as everything else: in-process over PGlite (one connection,
  * notified in-process), or with its own small pool on PostgreSQL.
+ *
+ * `isWorker: false` (ROLE=web, decision 027) makes a send-only instance: it creates the queues
+ * (so a send never meets a missing queue, whichever process starts first) and sends, but works
+ * no queue, runs no schedule (`schedule: false`: no cron pass) and no maintenance (`supervise:
+ * false`: no expiry, retention or archive passes), and opens no LISTEN connection; its sends
+ * still NOTIFY the workers. It keeps `migrate`, so its start installs or upgrades pg-boss's
+ * schema if it is first (under pg-boss's advisory lock, as several workers would).
  */
-export function createJobs(options: { database: Database; log: Logger; pollingIntervalSeconds?: number }): Jobs {
+export function createJobs(options: {
+	database: Database
+	log: Logger
+	pollingIntervalSeconds?: number
+	/** Works the queues and runs the schedules; false for a web-only process. Default true. */
+	isWorker?: boolean
+}): Jobs {
 	const { database, log } = options
+	const isWorker = options.isWorker ?? true
+	const sendOnly = isWorker ? {} : { supervise: false, schedule: false, useListenNotify: false }
 	const boss =
 		database.kind === 'pglite'
-			? new PgBoss({ backend: 'pglite', db: fromPglite(database.pglite), useListenNotify: true })
-			: new PgBoss({ connectionString: database.connectionString, max: 4, useListenNotify: true })
+			? new PgBoss({ backend: 'pglite', db: fromPglite(database.pglite), useListenNotify: true, ...sendOnly })
+			: new PgBoss({ connectionString: database.connectionString, max: 4, useListenNotify: true, ...sendOnly })
 	boss.on('error', (error) => log.error({ err: error }, 'job system error'))
 	const queues: JobQueue<never>[] = []
 	let isRunning = false
@@ -72,7 +87,7 @@ export function createJobs(options: { database: Database; log: Logger; pollingIn
 			// Queues and schedules read once and written only where they differ: asked one by one, a
 			// start cost about 50 statements for 10 queues, a tenth of a second start-up on PGlite.
 			const existing = new Map((await boss.getQueues()).map((found) => [found.name, found]))
-			const schedules = await boss.getSchedules()
+			const schedules = isWorker ? await boss.getSchedules() : []
 			for (const queue of queues) {
 				const notify = queue.batchSize === undefined
 				const wanted = { ...queue.options, notify }
@@ -82,6 +97,9 @@ export function createJobs(options: { database: Database; log: Logger; pollingIn
 				} else if (Object.entries(wanted).some(([key, value]) => found[key] !== value)) {
 					// createQueue leaves an existing queue as it was: changed settings are updated.
 					await boss.updateQueue(queue.name, wanted)
+				}
+				if (!isWorker) {
+					continue
 				}
 				const concurrency = queue.concurrency ?? 1
 				await boss.work<object>(

@@ -45,8 +45,10 @@ function start(port: number) {
 			RATE_LIMITS: 'false',
 			FORM_MIN_FILL_SECONDS: '0',
 			WRITE_RETRY_DELAY_SECONDS: '1',
-			// A delivery the kill interrupted holds its write this long before it is taken over.
+			// A delivery the kill interrupted holds its write this long before it is taken over
+			// (a lease must outlast NOTION_TIMEOUT_MS by 5 s; the local database never waits that long).
 			WRITE_LEASE_SECONDS: '15',
+			NOTION_TIMEOUT_MS: '5000',
 			...(postgresUrl && postgresDatabase ? { DATABASE_URL: withDatabase(postgresUrl, postgresDatabase) } : {}),
 		},
 		children,
