@@ -70,10 +70,12 @@ export type WorkspaceConnector = {
 /**
  * Why a workspace call failed, so the caller can decide: `invalid` (the values were refused:
  * do not retry), `not_found`, `unauthorized` (token revoked: the workspace needs reconnecting),
- * `unavailable` (rate limit, outage, timeout: retry later).
+ * `forbidden` (the token works, but lacks a capability or the page is not shared with it: that
+ * database needs attention, not the whole workspace), `unavailable` (rate limit, outage,
+ * timeout: retry later).
  */
 export class ConnectorError extends Error {
-	readonly kind: 'invalid' | 'not_found' | 'unauthorized' | 'unavailable'
+	readonly kind: 'invalid' | 'not_found' | 'unauthorized' | 'forbidden' | 'unavailable'
 	/** For `invalid`: the property the workspace named, when it did. */
 	readonly property: string | undefined
 

@@ -375,6 +375,8 @@ export function describeError(error: unknown): string {
 			invalid: 'Refused by the workspace',
 			not_found: 'Not found in the workspace',
 			unauthorized: 'The workspace no longer accepts our token; reconnect it',
+			forbidden:
+				'Notion refused access: share this database with the connection in Notion, or give the connection the capability it needs (read, insert or update content)',
 			unavailable: 'The workspace is not answering',
 		}[error.kind]
 		return `${prefix}: ${error.message}`.slice(0, 1000)

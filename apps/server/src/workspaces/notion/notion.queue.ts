@@ -190,8 +190,9 @@ export function toConnectorError(error: unknown): ConnectorError {
 			return new ConnectorError('unauthorized', message, { cause: error })
 		}
 		if (error.status === 403 || error.code === APIErrorCode.RestrictedResource) {
-			// The connection lacks a capability (insert, update, read): only reconnecting fixes it.
-			return new ConnectorError('unauthorized', message, { cause: error })
+			// The token works, but lacks a capability (read, insert, update content) or the page is not
+			// shared with the connection: a fix in Notion's sharing, not a new token.
+			return new ConnectorError('forbidden', message, { cause: error })
 		}
 		if (error.status === 404 || error.code === APIErrorCode.ObjectNotFound) {
 			return new ConnectorError('not_found', message, { cause: error })
