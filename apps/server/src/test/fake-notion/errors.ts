@@ -1,7 +1,7 @@
 /** An error the fake answers in Notion's wire shape: `{object:'error', status, code, message, request_id}`. */
 export class NotionApiError extends Error {
 	status: number
-	code: string
+	code: NotionErrorCode
 	additionalData: Record<string, unknown> | undefined
 	headers: Record<string, string>
 	/** Extra top-level body fields, e.g. the OAuth `error`/`error_description` pair. */
@@ -9,7 +9,7 @@ export class NotionApiError extends Error {
 
 	constructor(
 		status: number,
-		code: string,
+		code: NotionErrorCode,
 		message: string,
 		options: {
 			additionalData?: Record<string, unknown>
@@ -38,8 +38,40 @@ export function notFound(kind: string, id: string): NotionApiError {
 	)
 }
 
-/** Default codes for injected failures, matching what Notion answers with each status. */
-export function codeForStatus(status: number): string {
+/**
+ * The `code`s Notion answers with (developers.notion.com/reference/status-codes, plus `service_overload` on 529,
+ * which the SDK knows as APIErrorCode.ServiceOverload). The fake answers no other code, so a test cannot come to
+ * rely on one Notion never sends; `invalid_grant` is also OAuth's own `error` value.
+ */
+export const notionErrorCodes = [
+	'invalid_json',
+	'invalid_request_url',
+	'invalid_request',
+	'invalid_grant',
+	'validation_error',
+	'missing_version',
+	'unauthorized',
+	'restricted_resource',
+	'object_not_found',
+	'conflict_error',
+	'rate_limited',
+	'internal_server_error',
+	'service_unavailable',
+	'database_connection_unavailable',
+	'gateway_timeout',
+	'service_overload',
+] as const
+export type NotionErrorCode = (typeof notionErrorCodes)[number]
+
+export function isNotionErrorCode(code: string): code is NotionErrorCode {
+	return (notionErrorCodes as readonly string[]).includes(code)
+}
+
+/**
+ * The code Notion answers with each status, or null for a status whose answer is not a Notion JSON error: a 502
+ * comes from the proxy in front of Notion as an HTML page.
+ */
+export function codeForStatus(status: number): NotionErrorCode | null {
 	switch (status) {
 		case 400:
 			return 'invalid_request'
@@ -54,7 +86,7 @@ export function codeForStatus(status: number): string {
 		case 429:
 			return 'rate_limited'
 		case 502:
-			return 'bad_gateway'
+			return null
 		case 503:
 			return 'service_unavailable'
 		case 504:

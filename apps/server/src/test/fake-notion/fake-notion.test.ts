@@ -142,10 +142,14 @@ describe('querying', () => {
 		expect(ids.size).toBe(230)
 	})
 
-	it('caps one query at queryResultLimit and reports it incomplete', async () => {
+	it('caps one query at queryResultLimit and says it is incomplete on every page', async () => {
 		fake.setQueryResultLimit(150)
 		const first = await notion.dataSources.query({ data_source_id: dataSourceId })
-		expect(first).toMatchObject({ has_more: true, request_status: { type: 'complete' } })
+		// Notion marks every page of a capped query, from the first (guides/data-apis/query-large-data-sources).
+		expect(first).toMatchObject({
+			has_more: true,
+			request_status: { type: 'incomplete', incomplete_reason: 'query_result_limit_reached' },
+		})
 		const end = await notion.dataSources.query({ data_source_id: dataSourceId, start_cursor: first.next_cursor ?? '' })
 		expect(end.results).toHaveLength(50)
 		expect(end).toMatchObject({
@@ -625,5 +629,257 @@ describe('faults and controls', () => {
 		const body = JSON.stringify({ type: 'page.created', entity: { id: demo.pages.clients[0], type: 'page' } })
 		const signature = await fake.signWebhook(body, 'secret_verification')
 		expect(await verifyWebhookSignature({ body, signature, verificationToken: 'secret_verification' })).toBe(true)
+	})
+})
+
+describe('fidelity to Notion', () => {
+	it('stamps created and edited times in whole minutes', async () => {
+		fake.setClock('2026-04-01T10:15:42.123Z')
+		const page = await notion.pages.create({
+			parent: { data_source_id: demo.dataSources.projects },
+			properties: { Name: title('Stamped') },
+		})
+		expect(page).toMatchObject({
+			created_time: '2026-04-01T10:15:00.000Z',
+			last_edited_time: '2026-04-01T10:15:00.000Z',
+		})
+		fake.advanceClock(61_000)
+		const edited = await notion.pages.update({ page_id: page.id, properties: { Name: title('Stamped again') } })
+		expect(edited).toMatchObject({
+			created_time: '2026-04-01T10:15:00.000Z',
+			last_edited_time: '2026-04-01T10:16:00.000Z',
+		})
+		const added = fake.addPage(demo.dataSources.projects, {}, { createdTime: '2026-04-01T09:00:59.999Z' })
+		expect(added.created_time).toBe('2026-04-01T09:00:00.000Z')
+	})
+
+	it('renders mentions with their type, the text Notion shows and annotations', async () => {
+		const page = await notion.pages.create({
+			parent: { data_source_id: demo.dataSources.clients },
+			properties: {
+				Name: title('Mentions'),
+				Notes: {
+					rich_text: [
+						{ text: { content: 'Ask ' }, annotations: { bold: true } },
+						{ mention: { user: { id: demo.users.ada } } },
+						{ text: { content: ' about ' } },
+						{ mention: { page: { id: demo.pages.projects[0] ?? '' } } },
+						{ mention: { database: { id: demo.databases.invoices } } },
+						{ mention: { date: { start: '2026-05-01', end: '2026-05-03' } } },
+						{ mention: { template_mention: { template_mention_date: 'today' } } },
+						{ mention: { link_preview: { url: 'https://example.com/brief' } } } as never,
+					],
+				},
+			},
+		})
+		const notes = isFullPage(page) ? page.properties.Notes : undefined
+		if (notes?.type !== 'rich_text') {
+			throw new Error('expected rich text')
+		}
+		expect(notes.rich_text.map((item) => item.plain_text)).toEqual([
+			'Ask ',
+			'@Ada Lovelace',
+			' about ',
+			'Website relaunch',
+			'Invoices',
+			'2026-05-01 → 2026-05-03',
+			'@Today',
+			'https://example.com/brief',
+		])
+		expect(notes.rich_text[0]?.annotations).toEqual({
+			bold: true,
+			italic: false,
+			strikethrough: false,
+			underline: false,
+			code: false,
+			color: 'default',
+		})
+		expect(notes.rich_text.slice(1).map((item) => (item.type === 'mention' ? item.mention.type : item.type))).toEqual([
+			'user',
+			'text',
+			'page',
+			'database',
+			'date',
+			'template_mention',
+			'link_preview',
+		])
+		expect(notes.rich_text[1]).toMatchObject({
+			href: null,
+			mention: { type: 'user', user: { object: 'user', id: demo.users.ada, type: 'person' } },
+		})
+		expect(notes.rich_text[3]?.href).toMatch(/^https:\/\/www\.notion\.so\/Website-relaunch-/)
+		const unknownUser = await apiError(
+			notion.pages.update({
+				page_id: page.id,
+				properties: { Notes: { rich_text: [{ mention: { user: { id: '00000000-0000-4000-8000-000000000000' } } }] } },
+			}),
+		)
+		expect(unknownUser.code).toBe('validation_error')
+	})
+
+	it('computes rollups in page objects from 25 relations; the property item endpoint reads them all', async () => {
+		const entries = fake.addPages(demo.dataSources.timeEntries, 30, {
+			properties: (index) => ({ Name: title(`Bulk ${index}`), Hours: { number: 1 } }),
+		})
+		const page = await notion.pages.create({
+			parent: { data_source_id: demo.dataSources.invoices },
+			properties: { Name: title('Big invoice'), 'Time entries': { relation: entries.map((id) => ({ id })) } },
+		})
+		// The page object's sum covers the first 25 entries only, with nothing saying so but the relation's has_more.
+		expect(page).toMatchObject({
+			properties: {
+				Hours: { type: 'rollup', rollup: { type: 'number', number: 25, function: 'sum' } },
+				'Time entries': { has_more: true },
+			},
+		})
+		const hoursId = isFullPage(page) ? (page.properties.Hours?.id ?? '') : ''
+		const first = await notion.pages.properties.retrieve({ page_id: page.id, property_id: hoursId, page_size: 20 })
+		if (first.object !== 'list') {
+			throw new Error('expected a property item list')
+		}
+		expect(first.results).toHaveLength(20)
+		expect(first.results[0]).toMatchObject({ object: 'property_item', type: 'relation', relation: { id: entries[0] } })
+		expect(first.property_item).toMatchObject({
+			type: 'rollup',
+			rollup: { type: 'incomplete', incomplete: {}, function: 'sum' },
+		})
+		const last = await notion.pages.properties.retrieve({
+			page_id: page.id,
+			property_id: hoursId,
+			start_cursor: first.next_cursor ?? '',
+		})
+		expect(last).toMatchObject({
+			has_more: false,
+			property_item: { type: 'rollup', next_url: null, rollup: { type: 'number', number: 30, function: 'sum' } },
+		})
+
+		const original = fake.addDataSource({
+			title: 'Original rollups',
+			properties: {
+				Entries: {
+					relation: { data_source_id: demo.dataSources.timeEntries, type: 'single_property', single_property: {} },
+				},
+				Hours: {
+					rollup: { relation_property_name: 'Entries', rollup_property_name: 'Hours', function: 'show_original' },
+				},
+			},
+		})
+		const holder = fake.addPage(String(original.id), {
+			Name: title('Holder'),
+			Entries: { relation: entries.map((id) => ({ id })) },
+		})
+		const shown = holder.properties as Record<string, { rollup?: { type: string; array?: unknown[] } }>
+		expect(shown.Hours?.rollup).toMatchObject({ type: 'array' })
+		expect(shown.Hours?.rollup?.array).toHaveLength(25)
+		const items = await notion.pages.properties.retrieve({
+			page_id: String(holder.id),
+			property_id: String((holder.properties as Record<string, { id: string }>).Hours?.id),
+		})
+		expect(items).toMatchObject({
+			property_item: { type: 'rollup', rollup: { type: 'array', array: [], function: 'show_original' } },
+		})
+		expect(items.object === 'list' && items.results).toHaveLength(30)
+		expect(items.object === 'list' && items.results[0]).toMatchObject({
+			object: 'property_item',
+			type: 'number',
+			number: 1,
+		})
+	})
+
+	it('hands out hosted file URLs that expire an hour after the read', async () => {
+		fake.setClock('2026-04-02T08:00:00.000Z')
+		const upload = await notion.fileUploads.create({ mode: 'single_part', filename: 'plan.txt' })
+		await notion.fileUploads.send({
+			file_upload_id: upload.id,
+			file: { filename: 'plan.txt', data: new Blob(['the plan'], { type: 'text/plain' }) },
+		})
+		const page = await notion.pages.update({
+			page_id: demo.pages.invoices[2] ?? '',
+			properties: { Attachments: { files: [{ file_upload: { id: upload.id } }] } },
+		})
+		const files = isFullPage(page) ? page.properties.Attachments : undefined
+		const file = files?.type === 'files' ? files.files[0] : undefined
+		if (file?.type !== 'file') {
+			throw new Error('expected a hosted file')
+		}
+		expect(file.file.expiry_time).toBe('2026-04-02T09:00:00.000Z')
+		expect(await (await fetch(file.file.url)).text()).toBe('the plan')
+		const forged = await fetch(file.file.url.replace(/X-Expires=\d+/, 'X-Expires=9999999999999'))
+		expect(forged.status).toBe(403)
+
+		fake.advanceClock(3_600_001)
+		const expired = await fetch(file.file.url)
+		expect(expired.status).toBe(403)
+		expect(await expired.text()).toContain('Request has expired')
+		// A new read signs a new URL; re-sending the old one keeps the same file.
+		const again = await notion.pages.update({
+			page_id: demo.pages.invoices[2] ?? '',
+			properties: { Attachments: { files: [{ name: 'plan.txt', type: 'file', file: { url: file.file.url } }] } },
+		})
+		const fresh = isFullPage(again) ? again.properties.Attachments : undefined
+		const freshFile = fresh?.type === 'files' ? fresh.files[0] : undefined
+		if (freshFile?.type !== 'file') {
+			throw new Error('expected a hosted file')
+		}
+		expect(freshFile.file.url).not.toBe(file.file.url)
+		expect(await (await fetch(freshFile.file.url)).text()).toBe('the plan')
+		const foreign = await apiError(
+			notion.pages.update({
+				page_id: demo.pages.invoices[2] ?? '',
+				properties: {
+					Attachments: { files: [{ name: 'x', type: 'file', file: { url: 'https://example.com/x.pdf' } }] },
+				},
+			}),
+		)
+		expect(foreign.code).toBe('validation_error')
+	})
+
+	it('gives workspace_limits in users/me and holds uploads to them', async () => {
+		const me = await notion.users.me({})
+		expect(me.type === 'bot' && 'workspace_limits' in me.bot && me.bot.workspace_limits).toEqual({
+			max_file_upload_size_in_bytes: 5 * 1024 * 1024,
+		})
+		fake.setMaxFileUploadBytes(10)
+		try {
+			const upload = await notion.fileUploads.create({ mode: 'single_part', filename: 'big.txt' })
+			const refused = await apiError(
+				notion.fileUploads.send({
+					file_upload_id: upload.id,
+					file: { filename: 'big.txt', data: new Blob(['more than ten bytes'], { type: 'text/plain' }) },
+				}),
+			)
+			expect(refused).toMatchObject({ status: 400, code: 'validation_error' })
+		} finally {
+			fake.setMaxFileUploadBytes(5 * 1024 * 1024)
+		}
+	})
+
+	it('answers with the error codes of Notion only', async () => {
+		expect(() => fake.failNext(1, { status: 502, code: 'bad_gateway' })).toThrow(/never answers/)
+		fake.failNext(1, { status: 502 })
+		const gateway = await notion.users.me({}).catch((error: unknown) => error)
+		expect(gateway).toMatchObject({ status: 502, code: 'notionhq_client_response_error' })
+		for (const [status, code] of [
+			[400, 'invalid_request'],
+			[403, 'restricted_resource'],
+			[409, 'conflict_error'],
+			[500, 'internal_server_error'],
+			[504, 'gateway_timeout'],
+		] as const) {
+			fake.failNext(1, { status })
+			expect(await apiError(notion.users.me({}))).toMatchObject({ status, code })
+		}
+		const badJson = await fetch(`${fake.url}/v1/search`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${fake.token}`, 'notion-version': '2025-09-03' },
+			body: '{',
+		})
+		expect(await badJson.json()).toMatchObject({ object: 'error', status: 400, code: 'invalid_json' })
+		const noVersion = await fetch(`${fake.url}/v1/users/me`, { headers: { authorization: `Bearer ${fake.token}` } })
+		expect(await noVersion.json()).toMatchObject({ code: 'missing_version' })
+		const badUrl = await fetch(`${fake.url}/v1/nowhere`, {
+			headers: { authorization: `Bearer ${fake.token}`, 'notion-version': '2025-09-03' },
+		})
+		expect(await badUrl.json()).toMatchObject({ code: 'invalid_request_url' })
 	})
 })

@@ -12,8 +12,10 @@
  * Options (`FakeNotionOptions`, all optional): `port` (0 = free port), `host` (127.0.0.1), `token` (the internal
  * integration token), `oauth` ({ clientId, clientSecret, redirectUris?, requireApproval?, ownerUserId? }),
  * `queryResultLimit` (10,000: rows one query returns in total before `request_status` says incomplete),
- * `now` (a clock to use instead of the controllable one), `timestampPrecisionMs` (1; Notion itself keeps whole
- * minutes: 60,000), `workspace` ({ id, name, icon }), `seed` (seed the demo workspace at start).
+ * `now` (a clock to use instead of the controllable one), `timestampPrecisionMs` (60,000: created and edited times
+ * are whole minutes, as Notion's are; a smaller value only for a test that must tell apart writes of one minute),
+ * `maxFileUploadBytes` (the workspace's upload limit in `users/me` `bot.workspace_limits`, enforced on send; 5 MiB,
+ * Notion's free plan), `workspace` ({ id, name, icon }), `seed` (seed the demo workspace at start).
  *
  * Endpoints under /v1 (Bearer token and Notion-Version required): search; databases/:id; data_sources/:id and
  * data_sources/:id/query; pages (create), pages/:id (get, patch), pages/:id/properties/:property_id; users,
@@ -21,12 +23,20 @@
  * 302, or shows an "Allow access" form with `requireApproval` or to a browser signed in through
  * `GET /__sign-in?email=…&name=…`, whose person then owns the grant), oauth/token (Basic client auth;
  * authorization_code and refresh_token), oauth/revoke, oauth/introspect. Uploaded files are served at
- * /__files/:id/:name. Behaviour worth knowing:
+ * /__files/:id/:name through signed URLs that expire an hour after the read that gave them (then 403, as S3
+ * answers). Behaviour worth knowing:
  * - Query without `sorts` returns `created_time` descending; ties always fall back to insertion order.
  * - `in_trash: true` on a query returns only trashed rows; otherwise trashed rows are left out.
  * - Cursors point into a snapshot taken by the first page, so rows written mid-walk show up in the next walk.
- * - Relation and people values in page objects stop at 25 with `has_more: true`; the property item endpoint
- *   pages through all of them.
+ * - A query that matches more rows than `queryResultLimit` says `request_status: incomplete` on every page.
+ * - Relation and people values in page objects stop at 25 with `has_more: true`, and rollups in page objects are
+ *   computed from the first 25 relations only (silently, as Notion does); the property item endpoint pages through
+ *   all of them. For a rollup it gives, in `results`, the rolled-up values as property items ("show original",
+ *   "show unique") or the relation's items (calculated rollups, whose `property_item.rollup` is `incomplete` until
+ *   the last page, which carries the value over every relation).
+ * - Rich text mentions (user, page, database, date, template_mention, and link_preview for seeding) come back with
+ *   `mention.type`, the `plain_text` Notion shows and its `href`.
+ * - Errors carry only Notion's own codes (`notionErrorCodes`); an injected 502 is the proxy's HTML page.
  * - Dual relations are mirrored onto the related pages, which also get a new `last_edited_time`.
  *
  * Controls (methods on the returned object; each is also `POST /__control/<name>` with a JSON array of arguments,
@@ -40,7 +50,7 @@
  *   `resetRequests()`. `route` is the pattern, e.g. `POST /v1/data_sources/:id/query`.
  * - clock: `now()`, `setClock(time)` (freezes it), `advanceClock(ms)`, `useRealClock()`.
  * - content: `seed()`, `addUser`, `addDataSource`, `addPage`, `addPages(dataSourceId, n, …)`, `editPage`,
- *   `trashPage`, `restorePage`, `deletePage`, `getPage`, `setQueryResultLimit`, `issueToken`.
+ *   `trashPage`, `restorePage`, `deletePage`, `getPage`, `setQueryResultLimit`, `setMaxFileUploadBytes`, `issueToken`.
  * - `signWebhook(body, verificationToken)` gives the `X-Notion-Signature` header value for a webhook body.
  */
 import { randomUUID } from 'node:crypto'
@@ -51,11 +61,27 @@ import { signWebhookPayload } from '@notionhq/client'
 import type { Context } from 'hono'
 import { Hono } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
-import { codeForStatus, errorBody, NotionApiError, notFound, validationError } from './errors.ts'
+import {
+	codeForStatus,
+	errorBody,
+	isNotionErrorCode,
+	NotionApiError,
+	notFound,
+	notionErrorCodes,
+	validationError,
+} from './errors.ts'
 import { CursorBook, compileFilter, compileSorts } from './query.ts'
 import { isRecord, type JsonObject } from './rich-text.ts'
 import { type DemoWorkspace, seedDemoWorkspace } from './seed.ts'
-import { FakeNotionStore, type FakePage, type FakeUser, iso, type PropertyDefinition, safeDecode } from './store.ts'
+import {
+	FakeNotionStore,
+	type FakePage,
+	type FakeUser,
+	iso,
+	type PropertyDefinition,
+	type SchemaProperty,
+	safeDecode,
+} from './store.ts'
 
 export type FakeNotionOptions = {
 	port?: number
@@ -72,6 +98,7 @@ export type FakeNotionOptions = {
 		ownerUserId?: string
 	}
 	queryResultLimit?: number
+	maxFileUploadBytes?: number
 	now?: () => number
 	timestampPrecisionMs?: number
 	workspace?: { id?: string; name?: string; icon?: string | null }
@@ -79,6 +106,10 @@ export type FakeNotionOptions = {
 }
 
 export type RateLimit = { requestsPerSecond: number; burst?: number; retryAfterSeconds?: number }
+/**
+ * An injected failure; `code` (default: the status's own) must be one Notion answers with, see `notionErrorCodes`:
+ * checked when it is injected, since controls also arrive as JSON over HTTP.
+ */
 export type FailureSpec = { status: number; code?: string; message?: string }
 export type DropMode = 'reset' | 502
 
@@ -98,7 +129,10 @@ type OAuthCode = { code: string; redirectUri: string | null; ownerUserId: string
 type Env = { Bindings: HttpBindings; Variables: { identity: Identity; requestId: string } }
 
 const DEFAULT_TOKEN = 'ntn_fake_internal_integration_token'
-const MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+/** What one `single_part` upload may carry, whatever the plan. */
+const SINGLE_PART_BYTES = 20 * 1024 * 1024
+/** Notion's free plan: the smallest `workspace_limits.max_file_upload_size_in_bytes` a workspace has. */
+const FREE_PLAN_UPLOAD_BYTES = 5 * 1024 * 1024
 const KNOWN_SEGMENTS = new Set([
 	'me',
 	'query',
@@ -137,6 +171,25 @@ function jsonResponse(body: unknown, status = 200, headers: Record<string, strin
 		status,
 		headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
 	})
+}
+
+/** What the proxy in front of Notion answers when Notion does not: an HTML page, not a Notion error. */
+function gatewayPage(): Response {
+	return new Response('<html><head><title>502 Bad Gateway</title></head><body>502 Bad Gateway</body></html>', {
+		status: 502,
+		headers: { 'content-type': 'text/html' },
+	})
+}
+
+/** How the file store behind Notion's hosted URLs refuses a request: S3's XML error. */
+function s3Error(code: string, message: string): Response {
+	return new Response(
+		`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`,
+		{
+			status: 403,
+			headers: { 'content-type': 'application/xml' },
+		},
+	)
 }
 
 function escapeHtml(value: string): string {
@@ -187,7 +240,7 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 	const botId = randomUUID()
 	const store = new FakeNotionStore({
 		now,
-		timestampPrecisionMs: options.timestampPrecisionMs ?? 1,
+		timestampPrecisionMs: options.timestampPrecisionMs ?? 60_000,
 		botId,
 		fileBaseUrl: () => baseUrl,
 	})
@@ -198,6 +251,7 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 	const codes = new Map<string, OAuthCode>()
 	const book = new CursorBook()
 	let queryResultLimit = options.queryResultLimit ?? 10_000
+	let maxFileUploadBytes = options.maxFileUploadBytes ?? FREE_PLAN_UPLOAD_BYTES
 
 	// Faults and the request log.
 	let rateLimit: (RateLimit & { tokens: number; last: number }) | null = null
@@ -308,11 +362,15 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 		}
 		const failure = failures.shift()
 		if (failure) {
+			const code =
+				failure.code !== undefined && isNotionErrorCode(failure.code) ? failure.code : codeForStatus(failure.status)
+			if (code === null) {
+				entry.status = failure.status
+				entry.fault = 'injected'
+				return gatewayPage()
+			}
 			const message = failure.message ?? `Injected failure (${failure.status}).`
-			return fail(
-				new NotionApiError(failure.status, failure.code ?? codeForStatus(failure.status), message),
-				'injected',
-			)
+			return fail(new NotionApiError(failure.status, code, message), 'injected')
 		}
 		if (!path.startsWith('/v1/oauth/')) {
 			const header = c.req.header('authorization') ?? ''
@@ -340,10 +398,7 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 			entry.fault = 'dropped'
 			if (drop === 502) {
 				entry.status = 502
-				c.res = new Response('<html><head><title>502 Bad Gateway</title></head><body>502 Bad Gateway</body></html>', {
-					status: 502,
-					headers: { 'content-type': 'text/html' },
-				})
+				c.res = gatewayPage()
 			} else {
 				entry.status = 0
 				c.env.incoming.socket.destroy()
@@ -457,6 +512,40 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 		return jsonResponse(store.renderPage(page, queryList(c, 'filter_properties')))
 	})
 
+	/**
+	 * The property item list's `results` for a paginated property, before paging. Rollups: "show original" and
+	 * "show unique" give the rolled-up values flattened into property items of the rolled property's type; the
+	 * other functions give the relation's items, their value coming in `property_item.rollup` on the last page.
+	 */
+	function propertyItems(page: FakePage, property: SchemaProperty): JsonObject[] {
+		const flatten = (type: string, id: string, value: unknown): JsonObject[] => {
+			const item = (shown: unknown) => ({ object: 'property_item', id, type, [type]: shown })
+			if (!['title', 'rich_text', 'people', 'relation'].includes(type) || !Array.isArray(value)) {
+				return [item(value)]
+			}
+			return value.map((entry) =>
+				item(type === 'people' && isRecord(entry) && typeof entry.id === 'string' ? ownerUser(entry.id) : entry),
+			)
+		}
+		if (property.type !== 'rollup') {
+			return flatten(property.type, property.id, store.propertyValue(page, property, 0))
+		}
+		const inputs = store.rollupInputs(page, property, 0)
+		if (!inputs) {
+			return []
+		}
+		if (inputs.fn === 'show_original' || inputs.fn === 'show_unique') {
+			return inputs.values.flatMap((value) => flatten(inputs.rolled.type, inputs.rolled.id, value))
+		}
+		const relationId = String(property.config.relation_property_id)
+		return inputs.related.map((other) => ({
+			object: 'property_item',
+			id: relationId,
+			type: 'relation',
+			relation: { id: other.id },
+		}))
+	}
+
 	app.get('/v1/pages/:id/properties/:propertyId', (c) => {
 		const page = store.getPage(c.req.param('id'))
 		const dataSource = store.getDataSource(page.dataSourceId)
@@ -465,12 +554,11 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 		if (!property) {
 			throw notFound('property', wanted)
 		}
-		const value = store.propertyValue(page, property, 0)
-		const itemBase = { object: 'property_item', id: property.id, type: property.type }
 		if (!['title', 'rich_text', 'people', 'relation', 'rollup'].includes(property.type)) {
-			return jsonResponse({ ...itemBase, [property.type]: value })
+			const value = store.propertyValue(page, property, 0)
+			return jsonResponse({ object: 'property_item', id: property.id, type: property.type, [property.type]: value })
 		}
-		const items = property.type === 'rollup' || !Array.isArray(value) ? [] : value
+		const items = propertyItems(page, property)
 		const pageSize = book.parsePageSize(
 			c.req.query('page_size') === undefined ? undefined : Number(c.req.query('page_size')),
 			'query.page_size',
@@ -479,23 +567,25 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 			ids: items.map((_, index) => String(index)),
 			truncated: false,
 		}))
-		const results = slice.ids.map((index) => {
-			const item = items[Number(index)]
-			const shown =
-				property.type === 'people' && isRecord(item) && typeof item.id === 'string' ? ownerUser(item.id) : item
-			return { ...itemBase, [property.type]: shown }
-		})
+		const results = slice.ids.flatMap((index) => items[Number(index)] ?? [])
 		const nextUrl = slice.nextCursor
 			? `${baseUrl}/v1/pages/${page.id}/properties/${property.id}?start_cursor=${slice.nextCursor}`
 			: null
+		let summary: unknown = {}
+		if (property.type === 'rollup') {
+			const fn = String(property.config.function)
+			const value = store.rollup(page, property, 0)
+			// Calculated rollups are final only on the last page; "show original" keeps its values in `results`.
+			summary =
+				value.type === 'array'
+					? { type: 'array', array: [], function: fn }
+					: slice.hasMore
+						? { type: 'incomplete', incomplete: {}, function: fn }
+						: value
+		}
 		return jsonResponse({
 			...list(results, slice, 'property_item'),
-			property_item: {
-				id: property.id,
-				next_url: nextUrl,
-				type: property.type,
-				[property.type]: property.type === 'rollup' ? value : {},
-			},
+			property_item: { id: property.id, next_url: nextUrl, type: property.type, [property.type]: summary },
 		})
 	})
 
@@ -528,7 +618,7 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 				owner,
 				workspace_id: workspace.id,
 				workspace_name: workspace.name,
-				workspace_limits: { max_file_upload_size_in_bytes: MAX_UPLOAD_BYTES },
+				workspace_limits: { max_file_upload_size_in_bytes: maxFileUploadBytes },
 			},
 		})
 	})
@@ -606,8 +696,13 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 		if (!(file instanceof File)) {
 			throw validationError('body failed validation: body.file should be defined, instead was `undefined`.')
 		}
-		if (file.size > MAX_UPLOAD_BYTES) {
-			throw validationError(`The file is larger than the ${MAX_UPLOAD_BYTES} byte limit for single_part uploads.`)
+		if (file.size > maxFileUploadBytes) {
+			throw validationError(
+				`The file is larger than this workspace's limit of ${maxFileUploadBytes} bytes (workspace_limits.max_file_upload_size_in_bytes).`,
+			)
+		}
+		if (file.size > SINGLE_PART_BYTES) {
+			throw validationError(`The file is larger than the ${SINGLE_PART_BYTES} byte limit for single_part uploads.`)
 		}
 		upload.data = new Uint8Array(await file.arrayBuffer())
 		upload.filename = upload.filename ?? (file.name || 'file')
@@ -622,6 +717,14 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 		const upload = store.fileUploads.get(c.req.param('id'))
 		if (!upload?.data) {
 			return c.text('Not found', 404)
+		}
+		const expiresAt = Number(c.req.query('X-Expires'))
+		const signature = c.req.query('X-Signature') ?? ''
+		if (!Number.isFinite(expiresAt) || signature !== store.signFile(upload.id, expiresAt)) {
+			return s3Error('AccessDenied', 'Access Denied')
+		}
+		if (now() > expiresAt) {
+			return s3Error('AccessDenied', 'Request has expired')
 		}
 		// An ArrayBuffer copy satisfies both Node's and the DOM's BodyInit (the journeys type-check this file with DOM).
 		const body = upload.data.buffer.slice(
@@ -851,6 +954,11 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 				: null
 		},
 		failNext(count: number, failure: FailureSpec): void {
+			if (failure.code !== undefined && !isNotionErrorCode(failure.code)) {
+				throw new Error(
+					`Notion never answers with the code ${String(failure.code)}; use one of ${notionErrorCodes.join(', ')}`,
+				)
+			}
 			for (let i = 0; i < count; i++) {
 				failures.push(failure)
 			}
@@ -905,6 +1013,10 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 		},
 		setQueryResultLimit(limit: number): void {
 			queryResultLimit = limit
+		},
+		/** The workspace's upload limit, as a change of Notion plan would set it. */
+		setMaxFileUploadBytes(bytes: number): void {
+			maxFileUploadBytes = bytes
 		},
 		now(): string {
 			return iso(now())
@@ -965,18 +1077,12 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 			const titleName = dataSource.properties.find((property) => property.type === 'title')?.name ?? 'Name'
 			const spacing = extra.spacingMs ?? 1000
 			const start = extra.startTime === undefined ? now() - (count - 1) * spacing : new Date(extra.startTime).getTime()
-			const precision = store.options.timestampPrecisionMs
 			const ids: string[] = []
 			for (let index = 0; index < count; index++) {
 				const properties = extra.properties?.(index) ?? {
 					[titleName]: { title: [{ text: { content: `Row ${index + 1}` } }] },
 				}
-				const time = start + index * spacing
-				const page = store.createPage({
-					dataSource,
-					properties,
-					createdTime: precision > 1 ? time - (time % precision) : time,
-				})
+				const page = store.createPage({ dataSource, properties, createdTime: start + index * spacing })
 				ids.push(page.id)
 			}
 			return ids

@@ -513,6 +513,10 @@ export function compileSorts(sorts: unknown, context: Context): Comparator {
 type Snapshot = { ids: string[]; truncated: boolean; scope: string }
 type CursorEntry = { snapshot: Snapshot; offset: number }
 
+/**
+ * `incomplete`: the query matched more than the result cap. Notion says so on every page of such a query, from
+ * the first (developers.notion.com/guides/data-apis/query-large-data-sources), not only on the last.
+ */
 export type PageSlice = { ids: string[]; nextCursor: string | null; hasMore: boolean; incomplete: boolean }
 
 /**
@@ -570,6 +574,6 @@ export class CursorBook {
 				}
 			}
 		}
-		return { ids, nextCursor, hasMore, incomplete: snapshot.truncated && !hasMore }
+		return { ids, nextCursor, hasMore, incomplete: snapshot.truncated }
 	}
 }

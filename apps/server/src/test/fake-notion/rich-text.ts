@@ -68,8 +68,110 @@ function annotationsFrom(value: unknown): JsonObject {
 	return result
 }
 
+/** What a mention needs from the workspace to be rendered as Notion renders it. */
+export type MentionResolver = {
+	/** The user object (as in `users/:id`), or undefined when there is no such user. */
+	user: (id: string) => JsonObject | undefined
+	page: (id: string) => { title: string; url: string } | undefined
+	database: (id: string) => { title: string; url: string } | undefined
+}
+
+const templateMentionText: Record<string, string> = { today: '@Today', now: '@Now', me: '@Me' }
+
+function idOf(value: unknown): string | undefined {
+	return isRecord(value) && typeof value.id === 'string' ? value.id : undefined
+}
+
+/**
+ * A mention in the response shape: `mention.type`, the object it points at, and the `plain_text` Notion shows
+ * for it (a person's name with @, a page's or database's title, a date, a link's URL), `href` where Notion gives one.
+ */
+function mentionFromRequest(path: string, mention: unknown, resolve: MentionResolver): Omit<JsonObject, 'annotations'> {
+	if (!isRecord(mention)) {
+		throw validationError(`body failed validation: ${path}.mention should be an object.`)
+	}
+	const kinds = ['user', 'page', 'database', 'date', 'template_mention', 'link_preview']
+	const type = typeof mention.type === 'string' ? mention.type : kinds.find((kind) => kind in mention)
+	const invalid = (what: string) =>
+		validationError(`body failed validation: ${path}.mention.${type ?? 'type'} ${what}.`)
+	switch (type) {
+		case 'user': {
+			const id = idOf(mention.user)
+			const user = id === undefined ? undefined : resolve.user(id)
+			if (!user) {
+				throw invalid(`should name a user of this workspace, instead was \`${JSON.stringify(mention.user)}\``)
+			}
+			return { type: 'mention', mention: { type, user }, plain_text: `@${String(user.name ?? '')}`, href: null }
+		}
+		case 'page':
+		case 'database': {
+			const id = idOf(mention[type])
+			const target = id === undefined ? undefined : type === 'page' ? resolve.page(id) : resolve.database(id)
+			if (!target || id === undefined) {
+				throw invalid(`should name a ${type} shared with the integration`)
+			}
+			return {
+				type: 'mention',
+				mention: { type, [type]: { id } },
+				plain_text: target.title || 'Untitled',
+				href: target.url,
+			}
+		}
+		case 'date': {
+			const date = mention.date
+			if (!isRecord(date) || typeof date.start !== 'string' || Number.isNaN(Date.parse(date.start))) {
+				throw invalid('should be an object with an ISO 8601 `start`')
+			}
+			const end = typeof date.end === 'string' ? date.end : null
+			const timeZone = typeof date.time_zone === 'string' ? date.time_zone : null
+			return {
+				type: 'mention',
+				mention: { type, date: { start: date.start, end, time_zone: timeZone } },
+				plain_text: end ? `${date.start} → ${end}` : date.start,
+				href: null,
+			}
+		}
+		case 'template_mention': {
+			const template = mention.template_mention
+			const dateValue = isRecord(template) ? template.template_mention_date : undefined
+			const userValue = isRecord(template) ? template.template_mention_user : undefined
+			if (dateValue === 'today' || dateValue === 'now') {
+				return {
+					type: 'mention',
+					mention: { type, template_mention: { type: 'template_mention_date', template_mention_date: dateValue } },
+					plain_text: templateMentionText[dateValue],
+					href: null,
+				}
+			}
+			if (userValue === 'me') {
+				return {
+					type: 'mention',
+					mention: { type, template_mention: { type: 'template_mention_user', template_mention_user: 'me' } },
+					plain_text: templateMentionText.me,
+					href: null,
+				}
+			}
+			throw invalid('should be `template_mention_date` (today, now) or `template_mention_user` (me)')
+		}
+		case 'link_preview': {
+			// Not writable through the API (Notion makes these when a person pastes a link); the fake takes
+			// them so a test can seed what pages in a real workspace carry.
+			const url = isRecord(mention.link_preview) ? mention.link_preview.url : undefined
+			if (typeof url !== 'string') {
+				throw invalid('should be an object with a `url`')
+			}
+			checkLength(`${path}.mention.link_preview.url`, url, URL_LIMIT)
+			return { type: 'mention', mention: { type, link_preview: { url } }, plain_text: url, href: url }
+		}
+		default:
+			throw validationError(
+				`body failed validation: ${path}.mention should be defined with one of \`user\`, \`page\`, \`database\`, \`date\` or \`template_mention\`.`,
+			)
+	}
+}
+
 /** Turns a request rich text array into the response shape, enforcing Notion's size limits. */
-export function richTextFromRequest(path: string, value: unknown): JsonObject[] {
+export function richTextFromRequest(path: string, value: unknown, mentions: MentionResolver): JsonObject[] {
 	if (!Array.isArray(value)) {
 		throw validationError(
 			`body failed validation: ${path} should be an array, instead was \`${JSON.stringify(value)}\`.`,
@@ -112,8 +214,8 @@ export function richTextFromRequest(path: string, value: unknown): JsonObject[] 
 			return { type: 'equation', equation: { expression }, annotations, plain_text: expression, href: null }
 		}
 		if (isRecord(item.mention)) {
-			// Mentions are echoed back as given; the fake has no way to resolve their display text.
-			return { type: 'mention', mention: item.mention, annotations, plain_text: '', href: null }
+			const { type, mention, plain_text, href } = mentionFromRequest(itemPath, item.mention, mentions)
+			return { type, mention, annotations, plain_text, href }
 		}
 		throw validationError(
 			`body failed validation: ${itemPath} should be defined with one of \`text\`, \`mention\` or \`equation\`.`,

@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto'
+import { createHmac, randomBytes, randomUUID } from 'node:crypto'
 import { notFound, validationError } from './errors.ts'
 import {
 	checkLength,
 	isRecord,
 	type JsonObject,
+	type MentionResolver,
 	plainText,
 	richTextFromRequest,
 	textItem,
@@ -11,6 +12,8 @@ import {
 } from './rich-text.ts'
 
 const REFERENCE_LIMIT = 25
+/** How long a hosted file's URL works after the read that handed it out. */
+export const FILE_URL_LIFETIME_MS = 3_600_000
 const LIST_LIMIT = 100
 const EMAIL_PHONE_LIMIT = 200
 
@@ -184,7 +187,7 @@ function requestValueType(value: JsonObject): string | undefined {
 
 export type StoreOptions = {
 	now: () => number
-	/** Created/edited times are truncated to this many milliseconds (Notion itself keeps minutes). */
+	/** Created/edited times are truncated to this many milliseconds: 60,000 as in Notion, which keeps whole minutes. */
 	timestampPrecisionMs: number
 	botId: string
 	fileBaseUrl: () => string
@@ -203,15 +206,20 @@ export class FakeNotionStore {
 	rows = new Map<string, FakePage[]>()
 	fileUploads = new Map<string, FakeFileUpload>()
 	private seq = 0
+	private fileSecret = randomBytes(16)
 
 	constructor(options: StoreOptions) {
 		this.options = options
 	}
 
 	timestamp(): number {
+		return this.truncate(this.options.now())
+	}
+
+	/** A time as Notion keeps it: whole minutes by default (`timestampPrecisionMs`). */
+	truncate(ms: number): number {
 		const precision = this.options.timestampPrecisionMs
-		const now = this.options.now()
-		return precision > 1 ? now - (now % precision) : now
+		return precision > 1 ? ms - (((ms % precision) + precision) % precision) : ms
 	}
 
 	// --- users -------------------------------------------------------------------------------------------------
@@ -440,6 +448,28 @@ export class FakeNotionStore {
 
 	// --- pages -------------------------------------------------------------------------------------------------
 
+	/** Looks up what rich text mentions point at, to render them as Notion does. */
+	readonly mentions: MentionResolver = {
+		user: (id) => {
+			const user = this.users.get(id)
+			return user ? this.renderUser(user) : undefined
+		},
+		page: (id) => {
+			const page = this.pages.get(id)
+			return page ? { title: this.pageTitle(page), url: this.pageUrl(page) } : undefined
+		},
+		database: (id) => {
+			const database = this.databases.get(id)
+			const dataSource = this.dataSources.get(id)
+			if (database) {
+				return { title: database.title, url: `https://www.notion.so/${compactId(database.id)}` }
+			}
+			return dataSource
+				? { title: dataSource.title, url: `https://www.notion.so/${compactId(dataSource.id)}` }
+				: undefined
+		},
+	}
+
 	getPage(id: string): FakePage {
 		const page = this.pages.get(id)
 		if (!page) {
@@ -480,7 +510,7 @@ export class FakeNotionStore {
 		const pending: PendingOption[] = []
 		const values = this.valuesFromRequest(dataSource, input.properties ?? {}, pending)
 		this.commitOptions(pending)
-		const time = input.createdTime ?? this.timestamp()
+		const time = input.createdTime === undefined ? this.timestamp() : this.truncate(input.createdTime)
 		const author = input.createdBy ?? this.options.botId
 		const page: FakePage = {
 			id: randomUUID(),
@@ -654,7 +684,7 @@ export class FakeNotionStore {
 		switch (property.type) {
 			case 'title':
 			case 'rich_text':
-				return richTextFromRequest(path, value)
+				return richTextFromRequest(path, value, this.mentions)
 			case 'number':
 				if (value !== null && (typeof value !== 'number' || !Number.isFinite(value))) {
 					throw expected('a number or `null`')
@@ -831,12 +861,20 @@ export class FakeNotionStore {
 					)
 				}
 				const name = typeof item.name === 'string' ? item.name : (upload.filename ?? 'file')
-				return { name, type: 'file', file: { url: this.fileUrl(upload), expiry_time: '' }, fileUploadId: upload.id }
+				// Only the reference is kept: every read signs a fresh URL that expires an hour later.
+				return { name, type: 'file', fileUploadId: upload.id }
 			}
 			if (isRecord(item.file) && typeof item.file.url === 'string') {
-				// Re-sending a file Notion returned keeps it, which is how clients preserve existing files.
-				const name = typeof item.name === 'string' ? item.name : 'file'
-				return { name, type: 'file', file: { url: item.file.url, expiry_time: '' } }
+				// Re-sending a file Notion returned keeps that file (even once its URL has expired, since the file is
+				// what it names); a URL Notion did not hand out is no Notion-hosted file.
+				const upload = this.uploadOfUrl(item.file.url)
+				if (!upload) {
+					throw validationError(
+						`body failed validation: ${itemPath}.file.url should be a file hosted by Notion; link other files as \`external\`.`,
+					)
+				}
+				const name = typeof item.name === 'string' ? item.name : (upload.filename ?? 'file')
+				return { name, type: 'file', fileUploadId: upload.id }
 			}
 			throw validationError(
 				`body failed validation: ${itemPath} should be defined with \`external\` or \`file_upload\`.`,
@@ -844,8 +882,27 @@ export class FakeNotionStore {
 		})
 	}
 
-	fileUrl(upload: FakeFileUpload): string {
-		return `${this.options.fileBaseUrl()}/__files/${upload.id}/${encodeURIComponent(upload.filename ?? 'file')}`
+	/**
+	 * A signed URL for a hosted file, valid until `expiresAt` (ms): Notion's are S3 URLs signed for an hour, and the
+	 * fake's file route refuses them afterwards (403, S3's "Request has expired").
+	 */
+	fileUrl(upload: FakeFileUpload, expiresAt: number): string {
+		const path = `/__files/${upload.id}/${encodeURIComponent(upload.filename ?? 'file')}`
+		return `${this.options.fileBaseUrl()}${path}?X-Expires=${expiresAt}&X-Signature=${this.signFile(upload.id, expiresAt)}`
+	}
+
+	signFile(uploadId: string, expiresAt: number): string {
+		return createHmac('sha256', this.fileSecret).update(`${uploadId}:${expiresAt}`).digest('hex')
+	}
+
+	/** The uploaded file a URL handed out by `fileUrl` names (its signature and expiry aside). */
+	uploadOfUrl(url: string): FakeFileUpload | undefined {
+		const prefix = `${this.options.fileBaseUrl()}/__files/`
+		if (!url.startsWith(prefix)) {
+			return undefined
+		}
+		const id = url.slice(prefix.length).split('/')[0] ?? ''
+		return this.fileUploads.get(id)
 	}
 
 	// --- rendering ---------------------------------------------------------------------------------------------
@@ -880,7 +937,11 @@ export class FakeNotionStore {
 			) {
 				continue
 			}
-			const value = this.propertyValue(page, property, 0)
+			// Page objects compute rollups from the first 25 relations only, and say nothing about it.
+			const value =
+				property.type === 'rollup'
+					? this.rollup(page, property, 0, REFERENCE_LIMIT)
+					: this.propertyValue(page, property, 0)
 			const rendered: JsonObject = { id: property.id, type: property.type, [property.type]: value }
 			if ((property.type === 'relation' || property.type === 'people') && Array.isArray(value)) {
 				const more = value.length > REFERENCE_LIMIT
@@ -968,16 +1029,16 @@ export class FakeNotionStore {
 	}
 
 	private renderFile(file: JsonObject): JsonObject {
-		if (file.type !== 'file' || !isRecord(file.file)) {
+		const upload = typeof file.fileUploadId === 'string' ? this.fileUploads.get(file.fileUploadId) : undefined
+		if (file.type !== 'file' || !upload) {
 			return file
 		}
-		const upload = typeof file.fileUploadId === 'string' ? this.fileUploads.get(file.fileUploadId) : undefined
 		// Notion hands out signed URLs that expire an hour after each read.
-		const expiry = iso(this.options.now() + 3_600_000)
+		const expiresAt = this.options.now() + FILE_URL_LIFETIME_MS
 		return {
 			name: file.name,
 			type: 'file',
-			file: { url: upload ? this.fileUrl(upload) : file.file.url, expiry_time: expiry },
+			file: { url: this.fileUrl(upload, expiresAt), expiry_time: iso(expiresAt) },
 		}
 	}
 
@@ -1004,7 +1065,16 @@ export class FakeNotionStore {
 		return property.compute(this.row(page, depth))
 	}
 
-	private rollup(page: FakePage, property: SchemaProperty, depth: number): JsonObject {
+	/**
+	 * What a rollup rolls up: its function, the rolled property, the related pages (the first `relationLimit` of
+	 * them, as in page objects, which Notion computes from at most 25 relations) and their values.
+	 */
+	rollupInputs(
+		page: FakePage,
+		property: SchemaProperty,
+		depth: number,
+		relationLimit = Number.POSITIVE_INFINITY,
+	): { fn: string; rolled: SchemaProperty; related: FakePage[]; values: unknown[] } | null {
 		const fn = String(property.config.function)
 		const dataSource = this.getDataSource(page.dataSourceId)
 		const relation = this.findProperty(dataSource, String(property.config.relation_property_id))
@@ -1012,57 +1082,23 @@ export class FakeNotionStore {
 		const target = this.dataSources.get(targetId)
 		const rolled = target ? this.findProperty(target, String(property.config.rollup_property_id)) : undefined
 		if (!relation || !target || !rolled) {
-			return { type: 'unsupported', unsupported: {}, function: fn }
+			return null
 		}
 		const related = refIds(page.values.get(relation.id))
+			.slice(0, relationLimit)
 			.map((id) => this.pages.get(id))
 			.filter((candidate): candidate is FakePage => candidate !== undefined)
 		const values = related.map((other) => this.propertyValue(other, rolled, depth + 1))
-		const numbers = values.map(numberOf).filter((n): n is number => n !== null)
-		const isEmpty = (value: unknown) =>
-			value === null || value === false || value === '' || (Array.isArray(value) && value.length === 0)
-		const number = (n: number | null) => ({ type: 'number', number: n, function: fn })
-		switch (fn) {
-			case 'count':
-				return number(related.length)
-			case 'count_values':
-			case 'not_empty':
-				return number(values.filter((value) => !isEmpty(value)).length)
-			case 'empty':
-				return number(values.filter(isEmpty).length)
-			case 'sum':
-				return number(numbers.reduce((sum, n) => sum + n, 0))
-			case 'average':
-				return number(numbers.length ? numbers.reduce((sum, n) => sum + n, 0) / numbers.length : null)
-			case 'min':
-				return number(numbers.length ? Math.min(...numbers) : null)
-			case 'max':
-				return number(numbers.length ? Math.max(...numbers) : null)
-			case 'range':
-				return number(numbers.length ? Math.max(...numbers) - Math.min(...numbers) : null)
-			case 'checked':
-				return number(values.filter((value) => value === true).length)
-			case 'unchecked':
-				return number(values.filter((value) => value === false).length)
-			case 'earliest_date':
-			case 'latest_date': {
-				const starts = values
-					.map((value) => (isRecord(value) && typeof value.start === 'string' ? value.start : null))
-					.filter((start): start is string => start !== null)
-					.sort()
-				const start = fn === 'earliest_date' ? starts[0] : starts[starts.length - 1]
-				return { type: 'date', date: start ? { start, end: null, time_zone: null } : null, function: fn }
-			}
-			case 'show_original':
-			case 'show_unique':
-				return {
-					type: 'array',
-					array: values.map((value) => ({ type: rolled.type, [rolled.type]: value })),
-					function: fn,
-				}
-			default:
-				return { type: 'unsupported', unsupported: {}, function: fn }
+		return { fn, rolled, related, values }
+	}
+
+	/** The rollup's value in the response shape, over the first `relationLimit` relations. */
+	rollup(page: FakePage, property: SchemaProperty, depth: number, relationLimit?: number): JsonObject {
+		const inputs = this.rollupInputs(page, property, depth, relationLimit)
+		if (!inputs) {
+			return { type: 'unsupported', unsupported: {}, function: String(property.config.function) }
 		}
+		return rollupOf(inputs)
 	}
 
 	renderDataSource(dataSource: FakeDataSource): JsonObject {
@@ -1137,6 +1173,56 @@ export class FakeNotionStore {
 				? { upload_url: `${this.options.fileBaseUrl()}/v1/file_uploads/${upload.id}/send` }
 				: {}),
 		}
+	}
+}
+
+/** Aggregates rolled-up values as Notion's rollup functions do (those the fake knows; others are `unsupported`). */
+function rollupOf(inputs: { fn: string; rolled: SchemaProperty; related: FakePage[]; values: unknown[] }): JsonObject {
+	const { fn, rolled, related, values } = inputs
+	const numbers = values.map(numberOf).filter((n): n is number => n !== null)
+	const isEmpty = (value: unknown) =>
+		value === null || value === false || value === '' || (Array.isArray(value) && value.length === 0)
+	const number = (n: number | null) => ({ type: 'number', number: n, function: fn })
+	switch (fn) {
+		case 'count':
+			return number(related.length)
+		case 'count_values':
+		case 'not_empty':
+			return number(values.filter((value) => !isEmpty(value)).length)
+		case 'empty':
+			return number(values.filter(isEmpty).length)
+		case 'sum':
+			return number(numbers.reduce((sum, n) => sum + n, 0))
+		case 'average':
+			return number(numbers.length ? numbers.reduce((sum, n) => sum + n, 0) / numbers.length : null)
+		case 'min':
+			return number(numbers.length ? Math.min(...numbers) : null)
+		case 'max':
+			return number(numbers.length ? Math.max(...numbers) : null)
+		case 'range':
+			return number(numbers.length ? Math.max(...numbers) - Math.min(...numbers) : null)
+		case 'checked':
+			return number(values.filter((value) => value === true).length)
+		case 'unchecked':
+			return number(values.filter((value) => value === false).length)
+		case 'earliest_date':
+		case 'latest_date': {
+			const starts = values
+				.map((value) => (isRecord(value) && typeof value.start === 'string' ? value.start : null))
+				.filter((start): start is string => start !== null)
+				.sort()
+			const start = fn === 'earliest_date' ? starts[0] : starts[starts.length - 1]
+			return { type: 'date', date: start ? { start, end: null, time_zone: null } : null, function: fn }
+		}
+		case 'show_original':
+		case 'show_unique':
+			return {
+				type: 'array',
+				array: values.map((value) => ({ type: rolled.type, [rolled.type]: value })),
+				function: fn,
+			}
+		default:
+			return { type: 'unsupported', unsupported: {}, function: fn }
 	}
 }
 

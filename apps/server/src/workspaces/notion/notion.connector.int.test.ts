@@ -102,8 +102,10 @@ describe('Notion connector (fake server)', () => {
 	it('reads every row of a data source past the per-query cap, and lists the ids', async () => {
 		const big = fake.addDataSource({ title: 'Big', properties: { Name: { title: {} }, Count: { number: {} } } })
 		const bigId = String(big.id)
+		// A minute apart: Notion keeps created times to the minute, and this walk windows by them.
 		const ids = fake.addPages(bigId, 130, {
 			properties: (index) => ({ Name: { title: [{ text: { content: `Row ${index}` } }] }, Count: { number: index } }),
+			spacingMs: 60_000,
 		})
 		fake.setQueryResultLimit(50)
 		fake.resetRequests()
@@ -132,10 +134,10 @@ describe('Notion connector (fake server)', () => {
 		// Every earlier write is now more than a minute old (Notion filters to the minute).
 		fake.advanceClock(5 * 60_000)
 		const since = fake.now()
-		fake.advanceClock(1000)
 		const edited = demo.pages.timeEntries.slice(0, 30).reverse()
 		for (const [index, pageId] of edited.entries()) {
-			fake.advanceClock(1000)
+			// A minute apart, so the order of the edits shows in Notion's minute-precise times.
+			fake.advanceClock(60_000)
 			fake.editPage(pageId, { Hours: { number: 100 + index } })
 		}
 		fake.setQueryResultLimit(12)
