@@ -2,6 +2,7 @@ import type { Property, RowValues, WorkspaceUser } from '@blocksmith/contracts/w
 import type {
 	DataSourceObjectResponse,
 	FullDataSourceQueryFilter,
+	GetSelfResponse,
 	OauthTokenResponse,
 	PageObjectResponse,
 	PartialDataSourceObjectResponse,
@@ -15,7 +16,10 @@ import { ConnectorError } from '#src/workspaces/connector.ts'
 import {
 	blobIdsOf,
 	fromPage,
+	formatMegabytes,
 	fromPropertyItems,
+	maxUploadBytes,
+	type PropertyItemSummary,
 	plainText,
 	toPageProperties,
 	toProperties,
@@ -31,8 +35,6 @@ import { toConnectorError } from './notion.queue.ts'
 // request pauses them all.
 
 const pageSize = 100
-/** `single_part` uploads take at most 20 MB; bigger files would need multi-part uploads. */
-const maxSinglePartBytes = 20 * 1024 * 1024
 
 type Timestamp = 'created_time' | 'last_edited_time'
 type QueryFilter = NonNullable<QueryDataSourceParameters['filter']>
@@ -210,18 +212,19 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 	/** Reads are idempotent (retried on 5xx); writes are not unless stated. */
 	const call = <T>(request: () => Promise<T>, idempotent = true) => queue.run(workspaceKey, request, { idempotent })
 
-	// The integration's own user: `created_by` of every row it creates. Asked once per connector,
-	// and only when a lost response is being recovered.
-	let bot: Promise<string> | null = null
-	const botId = () => {
-		if (!bot) {
-			bot = call(() => client.users.me({})).then((me) => me.id)
-			bot.catch(() => {
-				bot = null
+	// The integration's own user: `created_by` of every row it creates, and the workspace's
+	// limits (the largest upload). Asked once per connector, and only when needed.
+	let self: Promise<GetSelfResponse> | null = null
+	const me = () => {
+		if (!self) {
+			self = call(() => client.users.me({}))
+			self.catch(() => {
+				self = null
 			})
 		}
-		return bot
+		return self
 	}
+	const botId = () => me().then((user) => user.id)
 
 	/**
 	 * Pages of a data source sorted by `timestamp` ascending, surviving Notion's per-query result
@@ -298,8 +301,13 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 	}
 
 	/** Every item of a page property, across the property item list's pages. */
-	async function readPropertyItems(pageId: string, propertyId: string): Promise<PropertyItemObjectResponse[]> {
+	async function readPropertyItems(
+		pageId: string,
+		propertyId: string,
+	): Promise<{ items: PropertyItemObjectResponse[]; summary?: PropertyItemSummary }> {
 		const items: PropertyItemObjectResponse[] = []
+		// The last page's `property_item`: a calculated rollup's value is final only there.
+		let summary: PropertyItemSummary | undefined
 		let cursor: string | undefined
 		do {
 			const startCursor = cursor
@@ -313,16 +321,17 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 			)
 			if (response.object === 'list') {
 				items.push(...response.results)
+				summary = response.property_item
 				cursor = response.next_cursor ?? undefined
 			} else {
 				items.push(response)
 				cursor = undefined
 			}
 		} while (cursor)
-		return items
+		return { items, summary }
 	}
 
-	/** The row, with relation/people/text values Notion cut at 25 references read in full. */
+	/** The row, with relation/people/text values Notion cut at 25 references, and rollups over them, read in full. */
 	async function toRow(page: PageObjectResponse, properties: Property[]): Promise<ExternalRow> {
 		const row = fromPage(page, properties)
 		const known = new Set(properties.map((property) => property.id))
@@ -334,7 +343,8 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 			if (!value) {
 				continue
 			}
-			const full = fromPropertyItems(value.type, await readPropertyItems(page.id, propertyId))
+			const { items, summary } = await readPropertyItems(page.id, propertyId)
+			const full = fromPropertyItems(value.type, items, summary)
 			row.values[propertyId] = full
 			if (value.type === 'title' && typeof full === 'string') {
 				row.title = full
@@ -369,8 +379,13 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 			if (!blob) {
 				throw new ConnectorError('invalid', `The file ${blobId} is no longer stored`, { property: property?.name })
 			}
-			if (blob.bytes.byteLength > maxSinglePartBytes) {
-				throw new ConnectorError('invalid', `${blob.name} is larger than 20 MB`, { property: property?.name })
+			const limit = maxUploadBytes(await me())
+			if (blob.bytes.byteLength > limit) {
+				throw new ConnectorError(
+					'invalid',
+					`${blob.name} is larger than ${formatMegabytes(limit)}, the most this Notion workspace takes in one file`,
+					{ property: property?.name },
+				)
 			}
 			// A retried create only leaves an unused upload behind, which Notion expires.
 			const upload = await call(() =>

@@ -1,4 +1,9 @@
-import type { PageObjectResponse, PropertyItemObjectResponse, RichTextItemResponse } from '@notionhq/client'
+import type {
+	PageObjectResponse,
+	PropertyItemListResponse,
+	PropertyItemObjectResponse,
+	RichTextItemResponse,
+} from '@notionhq/client'
 import { describe, expect, it } from 'vitest'
 import { ConnectorError, type ExternalRow } from '#src/workspaces/connector.ts'
 import {
@@ -440,11 +445,25 @@ describe('truncatedPropertyIds', () => {
 			Owner: { id: 'Own1', type: 'people', people: ids(25).map(({ id }) => ({ object: 'user', id })) },
 			Notes: { id: 'Not1', type: 'rich_text', rich_text: ids(25).map(({ id }) => pageMention(id)) },
 		})
-		expect(truncatedPropertyIds(page).sort()).toEqual(['Cli1', 'Not1', 'Own1'])
+		// Hou1, a rollup: a page object computes it from the first 25 relations only.
+		expect(truncatedPropertyIds(page).sort()).toEqual(['Cli1', 'Hou1', 'Not1', 'Own1'])
 		const hasMoreOnly = invoicePage({ Client: { id: 'Cli1', type: 'relation', relation: ids(3), has_more: true } })
-		expect(truncatedPropertyIds(hasMoreOnly)).toEqual(['Cli1'])
+		expect(truncatedPropertyIds(hasMoreOnly)).toEqual(['Cli1', 'Hou1'])
 		const exactly24 = invoicePage({ Client: { id: 'Cli1', type: 'relation', relation: ids(24), has_more: false } })
 		expect(truncatedPropertyIds(exactly24)).toEqual([])
+	})
+
+	it('names every rollup of a page once one of its relations was cut at 25, and none otherwise', () => {
+		const ids = (count: number) => Array.from({ length: count }, (_, index) => ({ id: `page-${index}` }))
+		const rollup = (id: string) => ({ id, type: 'rollup', rollup: { type: 'number', number: 25, function: 'sum' } })
+		const cut = invoicePage({
+			Client: { id: 'Cli1', type: 'relation', relation: ids(25), has_more: true },
+			Hours: rollup('Hou1'),
+			Minutes: rollup('Min1'),
+		})
+		expect(truncatedPropertyIds(cut).sort()).toEqual(['Cli1', 'Hou1', 'Min1'])
+		const whole = invoicePage({ Client: { id: 'Cli1', type: 'relation', relation: ids(3), has_more: false } })
+		expect(truncatedPropertyIds(whole)).toEqual([])
 	})
 })
 
@@ -476,6 +495,45 @@ describe('fromPropertyItems', () => {
 			fromPropertyItems('title', [{ object: 'property_item', id: 'title', type: 'title', title: text('Acme') }]),
 		).toBe('Acme')
 		expect(fromPropertyItems('rich_text', [])).toBeNull()
+	})
+
+	it('reads a rollup from the last page: its value, or the rolled-up items of "show original"', () => {
+		const relationItems = Array.from(
+			{ length: 30 },
+			(_, index): PropertyItemObjectResponse => ({
+				object: 'property_item',
+				id: 'Rel1',
+				type: 'relation',
+				relation: { id: `page-${index}` },
+			}),
+		)
+		const summary = (rollup: Extract<PropertyItemListResponse['property_item'], { type: 'rollup' }>['rollup']) => ({
+			type: 'rollup' as const,
+			rollup,
+			id: 'Hou1',
+			next_url: null,
+		})
+		expect(fromPropertyItems('rollup', relationItems, summary({ type: 'number', number: 30, function: 'sum' }))).toBe(
+			30,
+		)
+		expect(
+			fromPropertyItems(
+				'rollup',
+				relationItems,
+				summary({ type: 'date', date: { start: '2026-01-05', end: null, time_zone: null }, function: 'latest_date' }),
+			),
+		).toEqual({ start: '2026-01-05', end: null, timeZone: null })
+		const numbers = [3, 4].map(
+			(number): PropertyItemObjectResponse => ({ object: 'property_item', id: 'Hrs1', type: 'number', number }),
+		)
+		expect(
+			fromPropertyItems('rollup', numbers, summary({ type: 'array', array: [], function: 'show_original' })),
+		).toEqual([3, 4])
+		// Notion could not finish it: no value rather than a partial one.
+		expect(
+			fromPropertyItems('rollup', relationItems, summary({ type: 'incomplete', incomplete: {}, function: 'sum' })),
+		).toBeNull()
+		expect(fromPropertyItems('rollup', relationItems)).toBeNull()
 	})
 
 	it('reads a simple property from its single item', () => {

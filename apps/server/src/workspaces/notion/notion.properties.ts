@@ -12,7 +12,9 @@ import { isWritableType, optionColors } from '@blocksmith/contracts/workspaces.t
 import type {
 	CreatePageParameters,
 	DataSourceObjectResponse,
+	GetSelfResponse,
 	PageObjectResponse,
+	PropertyItemListResponse,
 	PropertyItemObjectResponse,
 	RichTextItemResponse,
 } from '@notionhq/client'
@@ -287,9 +289,16 @@ export function fromPage(page: PageObjectResponse, properties: Property[]): Exte
 /**
  * Ids of the page's properties whose value Notion may have cut at 25 references: the full
  * value has to be read with `GET /v1/pages/:id/properties/:property_id`.
+ *
+ * Rollups too: a page object computes them from its first 25 relations and says nothing about
+ * it (a sum over 30 related rows shows the sum of 25). The page does not say which relation a
+ * rollup follows, so once any relation of the page was cut, every rollup of the page is re-read:
+ * a few more calls, only on such pages, and never a wrong sum stored as if it were right.
  */
 export function truncatedPropertyIds(page: PageObjectResponse): string[] {
 	const ids: string[] = []
+	const rollups: string[] = []
+	let relationCut = false
 	for (const value of Object.values(page.properties)) {
 		// `has_more` is sent on relation values but is missing from the SDK's types.
 		const hasMore = (value as { has_more?: boolean }).has_more === true
@@ -297,7 +306,11 @@ export function truncatedPropertyIds(page: PageObjectResponse): string[] {
 			case 'relation':
 				if (hasMore || value.relation.length >= notionLimits.pageReferences) {
 					ids.push(value.id)
+					relationCut = true
 				}
+				break
+			case 'rollup':
+				rollups.push(value.id)
 				break
 			case 'people':
 				if (hasMore || value.people.length >= notionLimits.pageReferences) {
@@ -318,15 +331,67 @@ export function truncatedPropertyIds(page: PageObjectResponse): string[] {
 				break
 		}
 	}
-	return ids
+	return relationCut ? [...ids, ...rollups] : ids
+}
+
+/** `property_item` of the last page of a property item list: where a rollup's value is. */
+export type PropertyItemSummary = PropertyItemListResponse['property_item']
+
+/** One element of a flattened "show original" rollup, as our value of that element. */
+function fromRolledItem(item: PropertyItemObjectResponse): PropertyValue {
+	switch (item.type) {
+		case 'title':
+			return textOrNull(item.title.plain_text)
+		case 'rich_text':
+			return textOrNull(item.rich_text.plain_text)
+		case 'people':
+			return [item.people.id]
+		case 'relation':
+			return [item.relation.id]
+		case 'rollup':
+			return null
+		default:
+			// The other items are shaped like page values.
+			return toValue(item as unknown as NotionPageProperty)
+	}
+}
+
+/**
+ * A rollup read in full: the value in the last page's `property_item` (calculated rollups), or
+ * the rolled-up values in `results` ("show original"). When Notion answers that its value is
+ * `incomplete` or `unsupported`, the value is null: charts and reports then leave the row out
+ * rather than use a partial figure, and the contract needs no "incomplete" marker for it.
+ */
+function fromRollupItems(items: ReadonlyArray<PropertyItemObjectResponse>, summary: PropertyItemSummary | undefined) {
+	if (summary?.type !== 'rollup') {
+		return null
+	}
+	const rollup = summary.rollup
+	switch (rollup.type) {
+		case 'number':
+			return rollup.number
+		case 'date':
+			return toDateValue(rollup.date)
+		case 'array':
+			return items.map(fromRolledItem)
+		default:
+			return null
+	}
 }
 
 /**
  * The full value of a property from the items of `GET /v1/pages/:id/properties/:property_id`
- * (all pages of a paginated list concatenated, or the single item of a simple property).
+ * (all pages of a paginated list concatenated, or the single item of a simple property), and
+ * `summary`, the `property_item` of the list's last page.
  */
-export function fromPropertyItems(type: string, items: ReadonlyArray<PropertyItemObjectResponse>): PropertyValue {
+export function fromPropertyItems(
+	type: string,
+	items: ReadonlyArray<PropertyItemObjectResponse>,
+	summary?: PropertyItemSummary,
+): PropertyValue {
 	switch (type) {
+		case 'rollup':
+			return fromRollupItems(items, summary)
 		case 'title':
 		case 'rich_text': {
 			const text = items
@@ -349,6 +414,29 @@ export function fromPropertyItems(type: string, items: ReadonlyArray<PropertyIte
 			return item ? toValue(item as unknown as NotionPageProperty) : null
 		}
 	}
+}
+
+// ---- the workspace ---------------------------------------------------------------------
+
+/** `single_part` uploads take at most 20 MB whatever the plan; bigger files need multi-part uploads. */
+const singlePartBytes = 20 * 1024 * 1024
+
+/**
+ * The largest file one upload to this workspace may carry: the workspace's own limit from
+ * `users/me` (`bot.workspace_limits`: 5 MiB on Notion's free plan), and never more than a
+ * single-part upload takes.
+ */
+export function maxUploadBytes(me: GetSelfResponse): number {
+	const limit =
+		me.type === 'bot' && 'workspace_limits' in me.bot
+			? me.bot.workspace_limits.max_file_upload_size_in_bytes
+			: undefined
+	return typeof limit === 'number' && limit > 0 ? Math.min(limit, singlePartBytes) : singlePartBytes
+}
+
+export function formatMegabytes(bytes: number): string {
+	const megabytes = bytes / (1024 * 1024)
+	return `${Number.isInteger(megabytes) ? megabytes : megabytes.toFixed(1)} MB`
 }
 
 // ---- values to Notion -------------------------------------------------------------------
