@@ -13,7 +13,7 @@ import {
 
 const REFERENCE_LIMIT = 25
 /** How long a hosted file's URL works after the read that handed it out. */
-export const FILE_URL_LIFETIME_MS = 3_600_000
+const FILE_URL_LIFETIME_MS = 3_600_000
 const LIST_LIMIT = 100
 const EMAIL_PHONE_LIMIT = 200
 
