@@ -22,6 +22,15 @@ export type ExternalRow = {
 
 type CreateOptions = { beforeSend?: () => void }
 
+/**
+ * Rows a walk may have missed: Notion returns at most 10,000 rows per query, and rows that
+ * share a minute and every value a query can filter on cannot be told apart. `createdTime` is
+ * that minute when it is a creation time, so a reconcile keeps the mirror's rows of it.
+ */
+export type ReadGap = { createdTime: string | null; message: string }
+
+type ReadOptions = { onGap?: (gap: ReadGap) => void }
+
 /** A stored upload to attach to a `files` property. */
 export type BlobReader = (blobId: string) => Promise<{ name: string; contentType: string; bytes: Uint8Array } | null>
 
@@ -40,9 +49,12 @@ export type WorkspaceConnector = {
 	 * Rows of one database, in pages, oldest edit first. With `editedSince`, only rows edited at
 	 * or after that instant (ISO); without, every row. Trashed rows are never returned.
 	 */
-	queryRows: (database: ExternalDatabase, options: { editedSince?: string | null }) => AsyncIterable<ExternalRow[]>
+	queryRows: (
+		database: ExternalDatabase,
+		options: { editedSince?: string | null } & ReadOptions,
+	) => AsyncIterable<ExternalRow[]>
 	/** Every live row id of the database, in pages: the reconcile compares them with the mirror. */
-	listRowIds: (database: ExternalDatabase) => AsyncIterable<string[]>
+	listRowIds: (database: ExternalDatabase, options?: ReadOptions) => AsyncIterable<string[]>
 	/** One row, or null when it was deleted or trashed. */
 	getRow: (database: ExternalDatabase, externalId: string) => Promise<ExternalRow | null>
 	/**

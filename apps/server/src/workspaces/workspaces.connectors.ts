@@ -156,11 +156,8 @@ export function createConnectorFactory(options: {
 		return {
 			listDatabases: once((c) => c.listDatabases()),
 			getDatabase: once((c, id: string) => c.getDatabase(id)),
-			queryRows: walk(
-				(c, database: Parameters<WorkspaceConnector['queryRows']>[0], options: { editedSince?: string | null }) =>
-					c.queryRows(database, options),
-			),
-			listRowIds: walk((c, database: Parameters<WorkspaceConnector['listRowIds']>[0]) => c.listRowIds(database)),
+			queryRows: walk((c, ...args: Parameters<WorkspaceConnector['queryRows']>) => c.queryRows(...args)),
+			listRowIds: walk((c, ...args: Parameters<WorkspaceConnector['listRowIds']>) => c.listRowIds(...args)),
 			getRow: once((c, database: Parameters<WorkspaceConnector['getRow']>[0], id: string) => c.getRow(database, id)),
 			createRow: once(
 				(

@@ -7,11 +7,16 @@ import type {
 	PageObjectResponse,
 	PartialDataSourceObjectResponse,
 	PropertyItemObjectResponse,
-	QueryDataSourceParameters,
 	UserObjectResponse,
 } from '@notionhq/client'
 import { Client, isFullDataSource, isFullPage, LogLevel } from '@notionhq/client'
-import type { BlobReader, ExternalDatabase, ExternalRow, WorkspaceConnector } from '#src/workspaces/connector.ts'
+import type {
+	BlobReader,
+	ExternalDatabase,
+	ExternalRow,
+	ReadGap,
+	WorkspaceConnector,
+} from '#src/workspaces/connector.ts'
 import { ConnectorError } from '#src/workspaces/connector.ts'
 import {
 	blobIdsOf,
@@ -28,6 +33,16 @@ import {
 } from './notion.properties.ts'
 import type { NotionQueue } from './notion.queue.ts'
 import { toConnectorError } from './notion.queue.ts'
+import {
+	type Condition,
+	chooseSplit,
+	commonTitle,
+	dimensionPropertyIds,
+	dimensionsOf,
+	type Sample,
+	sampleOf,
+	type Timestamp,
+} from './notion.split.ts'
 
 // The Notion side of `WorkspaceConnector`, on API version 2025-09-03 (databases hold data
 // sources; a data source is what we call a database). Every request goes through the rate
@@ -36,9 +51,13 @@ import { toConnectorError } from './notion.queue.ts'
 
 const pageSize = 100
 
-type Timestamp = 'created_time' | 'last_edited_time'
-type QueryFilter = NonNullable<QueryDataSourceParameters['filter']>
+/** Cuts of one over-full minute before a walk gives up on it; each adds a filter or two. */
+const maxSplitDepth = 16
+
 type TimestampFilter = Extract<FullDataSourceQueryFilter, { timestamp: string }>
+type DateCondition = Extract<TimestampFilter, { timestamp: 'created_time' }>['created_time']
+/** One query read to its end: whether Notion capped it, and what a cut needs of its rows. */
+type QueryPass = { incomplete: boolean; samples: Sample[] }
 
 export type NotionConnectorOptions = {
 	/** An SDK client built with `retry: false`: the queue does the retrying. */
@@ -196,10 +215,10 @@ function floorToMinute(instant: string): string {
 	return new Date(time - (time % 60_000)).toISOString()
 }
 
-function timestampFilter(timestamp: Timestamp, onOrAfter: string): TimestampFilter {
+function timestampCondition(timestamp: Timestamp, condition: DateCondition): TimestampFilter {
 	return timestamp === 'created_time'
-		? { timestamp: 'created_time', created_time: { on_or_after: onOrAfter } }
-		: { timestamp: 'last_edited_time', last_edited_time: { on_or_after: onOrAfter } }
+		? { timestamp: 'created_time', created_time: condition }
+		: { timestamp: 'last_edited_time', last_edited_time: condition }
 }
 
 function sameId(a: string, b: string): boolean {
@@ -229,28 +248,39 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 	/**
 	 * Pages of a data source sorted by `timestamp` ascending, surviving Notion's per-query result
 	 * cap: when a query ends `incomplete`, a fresh query starts at the last row's timestamp (a new
-	 * filter has a new budget) and rows seen at the boundary are skipped. Trashed pages are left out.
+	 * filter has a new budget) and rows seen at the boundary are skipped. When more rows share one
+	 * timestamp than a query returns (a bulk import: Notion keeps times to the minute), that
+	 * minute is cut into parts by other values (`narrow`) and the walk goes on after it. Trashed
+	 * pages are left out.
 	 */
 	async function* walk(
 		dataSourceId: string,
 		timestamp: Timestamp,
-		options: { from?: string; base?: TimestampFilter; filterProperties?: string[]; seen?: Set<string> } = {},
+		options: {
+			from?: string
+			filterProperties?: string[]
+			properties?: Property[]
+			onGap?: (gap: ReadGap) => void
+		} = {},
 	): AsyncGenerator<PageObjectResponse[]> {
-		const seen = options.seen ?? new Set<string>()
-		let windowStart = options.from
-		for (;;) {
+		const seen = new Set<string>()
+		const dimensions = dimensionsOf(options.properties)
+		// A query that asks for only some properties must still bring the values a cut reads.
+		const filterProperties = options.filterProperties && [
+			...new Set([...options.filterProperties, ...dimensionPropertyIds(dimensions)]),
+		]
+
+		async function* read(filters: Condition[]): AsyncGenerator<PageObjectResponse[], QueryPass> {
 			let cursor: string | undefined
-			let limitReached = false
-			let last: string | undefined
+			let incomplete = false
+			const samples: Sample[] = []
+			const filter = filters.length > 1 ? { and: filters } : filters[0]
 			do {
-				const bound = windowStart ? timestampFilter(timestamp, windowStart) : undefined
-				const filter: QueryFilter | undefined =
-					bound && options.base ? { and: [options.base, bound] } : (bound ?? options.base)
 				const startCursor = cursor
 				const response = await call(() =>
 					client.dataSources.query({
 						data_source_id: dataSourceId,
-						filter_properties: options.filterProperties,
+						filter_properties: filterProperties,
 						sorts: [{ timestamp, direction: 'ascending' }],
 						filter,
 						start_cursor: startCursor,
@@ -262,7 +292,7 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 					if (!isFullPage(result)) {
 						continue
 					}
-					last = result[timestamp]
+					samples.push(sampleOf(result, dimensions))
 					if (result.in_trash || result.archived || seen.has(result.id)) {
 						continue
 					}
@@ -273,31 +303,100 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 					yield pages
 				}
 				if (response.request_status?.type === 'incomplete') {
-					limitReached = true
+					incomplete = true
 				}
 				cursor = response.next_cursor ?? undefined
 			} while (cursor)
-			if (!limitReached) {
+			return { incomplete, samples }
+		}
+
+		/**
+		 * Every row of an over-full slice (`filters`, of which `samples` are the rows one query
+		 * returned): cut into parts, each read again and cut further while it is still over-full.
+		 * Parts are disjoint and each holds fewer rows than the slice, and the depth is bounded, so
+		 * this ends. Rows that nothing a query filters on tells apart are looked up through search.
+		 */
+		async function* narrow(
+			filters: Condition[],
+			samples: Sample[],
+			pins: ReadonlySet<string>,
+			depth: number,
+			at: string,
+		): AsyncGenerator<PageObjectResponse[]> {
+			const parts = depth < maxSplitDepth ? chooseSplit(samples, dimensions, pins) : null
+			if (!parts) {
+				const title = commonTitle(samples, dimensions)
+				yield* searchRows(dataSourceId, title, seen)
+				options.onGap?.({
+					createdTime: timestamp === 'created_time' ? at : null,
+					message: `More than ${samples.length} rows of this Notion database share the ${timestamp === 'created_time' ? 'creation' : 'edit'} time ${at} and every value a query can tell apart (title "${title}"); they were looked up through Notion's search, which may not find them all`,
+				})
 				return
 			}
-			if (!last || last === windowStart) {
-				if (timestamp === 'last_edited_time' && last) {
-					// More edits in one minute than a query returns (a bulk edit): finish this minute
-					// onwards in created_time windows instead, which always advance.
-					yield* walk(dataSourceId, 'created_time', {
-						base: timestampFilter('last_edited_time', last),
-						filterProperties: options.filterProperties,
-						seen,
-					})
-					return
+			for (const part of parts) {
+				const within = [...filters, ...part.filters]
+				const pass = yield* read(within)
+				if (pass.incomplete) {
+					yield* narrow(within, pass.samples, new Set([...pins, ...part.pins]), depth + 1, at)
 				}
-				throw new ConnectorError(
-					'unavailable',
-					`More rows of this Notion database share the creation time ${String(last)} than one query returns`,
-				)
 			}
-			windowStart = last
 		}
+
+		let bound = options.from ? timestampCondition(timestamp, { on_or_after: options.from }) : undefined
+		for (;;) {
+			const pass = yield* read(bound ? [bound] : [])
+			if (!pass.incomplete) {
+				return
+			}
+			const first = pass.samples[0]?.get(timestamp)
+			const last = pass.samples[pass.samples.length - 1]?.get(timestamp)
+			if (typeof first !== 'string' || typeof last !== 'string') {
+				throw new ConnectorError('unavailable', 'Notion said a query was incomplete but returned no rows')
+			}
+			if (first !== last) {
+				bound = timestampCondition(timestamp, { on_or_after: last })
+				continue
+			}
+			// Every row returned shares one timestamp, and there are more: cut that instant apart.
+			const instant = [
+				timestampCondition(timestamp, { on_or_after: last }),
+				timestampCondition(timestamp, { on_or_before: last }),
+			]
+			yield* narrow(instant, pass.samples, new Set(), 0, last)
+			bound = timestampCondition(timestamp, { after: last })
+		}
+	}
+
+	/** Pages of the data source whose title contains `title`, through search: the last resort of a walk. */
+	async function* searchRows(dataSourceId: string, title: string, seen: Set<string>) {
+		let cursor: string | undefined
+		do {
+			const startCursor = cursor
+			const response = await call(() =>
+				client.search({
+					query: title,
+					filter: { property: 'object', value: 'page' },
+					start_cursor: startCursor,
+					page_size: pageSize,
+				}),
+			)
+			const pages: PageObjectResponse[] = []
+			for (const result of response.results) {
+				if (!isFullPage(result) || result.in_trash || result.archived || seen.has(result.id)) {
+					continue
+				}
+				const parent = result.parent
+				if (parent.type !== 'data_source_id' || !sameId(parent.data_source_id, dataSourceId)) {
+					continue
+				}
+				seen.add(result.id)
+				pages.push(result)
+			}
+			if (pages.length > 0) {
+				yield pages
+			}
+			cursor = response.next_cursor ?? undefined
+		} while (cursor)
 	}
 
 	/** Every item of a page property, across the property item list's pages. */
@@ -448,9 +547,14 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 		},
 
 		async *queryRows(database, queryOptions) {
-			const pages = queryOptions.editedSince
-				? walk(database.externalId, 'last_edited_time', { from: floorToMinute(queryOptions.editedSince) })
-				: walk(database.externalId, 'created_time')
+			const { editedSince, onGap } = queryOptions
+			const pages = editedSince
+				? walk(database.externalId, 'last_edited_time', {
+						from: floorToMinute(editedSince),
+						properties: database.properties,
+						onGap,
+					})
+				: walk(database.externalId, 'created_time', { properties: database.properties, onGap })
 			for await (const batch of pages) {
 				const rows: ExternalRow[] = []
 				for (const page of batch) {
@@ -460,9 +564,14 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 			}
 		},
 
-		async *listRowIds(database) {
-			// Only the title comes back: the ids are all a reconcile needs.
-			for await (const batch of walk(database.externalId, 'created_time', { filterProperties: ['title'] })) {
+		async *listRowIds(database, listOptions) {
+			// Only the title comes back (and what cutting an over-full minute reads): the ids are all a reconcile needs.
+			const pages = walk(database.externalId, 'created_time', {
+				filterProperties: ['title'],
+				properties: database.properties,
+				onGap: listOptions?.onGap,
+			})
+			for await (const batch of pages) {
 				yield batch.map((page) => page.id)
 			}
 		},
@@ -502,7 +611,10 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 			const claimed = [...(exclude ?? [])]
 			// Only rows this connection created: a person may have typed the same values by hand.
 			const ours = await botId()
-			const pages = walk(database.externalId, 'created_time', { from: floorToMinute(since) })
+			const pages = walk(database.externalId, 'created_time', {
+				from: floorToMinute(since),
+				properties: database.properties,
+			})
 			for await (const batch of pages) {
 				for (const page of batch) {
 					if (!sameId(page.created_by.id, ours) || claimed.some((id) => sameId(id, page.id))) {
