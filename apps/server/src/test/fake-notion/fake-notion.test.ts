@@ -786,6 +786,40 @@ describe('fidelity to Notion', () => {
 		})
 	})
 
+	it('computes the rollup functions Notion offers', async () => {
+		const rows = fake.addPages(demo.dataSources.timeEntries, 4, {
+			properties: (index) => ({
+				Name: title(`Rolled ${index}`),
+				Hours: { number: [1, 3, 3, 10][index] ?? 0 },
+				Billable: { checkbox: index < 3 },
+			}),
+		})
+		const rollup = (fn: string, property = 'Hours') => ({
+			rollup: { relation_property_name: 'Entries', rollup_property_name: property, function: fn },
+		})
+		const source = fake.addDataSource({
+			title: 'Rollup functions',
+			properties: {
+				Entries: {
+					relation: { data_source_id: demo.dataSources.timeEntries, type: 'single_property', single_property: {} },
+				},
+				Median: rollup('median'),
+				Unique: rollup('unique'),
+				Checked: rollup('percent_checked', 'Billable'),
+				Distinct: rollup('show_unique'),
+				Range: rollup('range'),
+			},
+		})
+		const page = fake.addPage(String(source.id), { Entries: { relation: rows.map((id) => ({ id })) } })
+		expect(page.properties).toMatchObject({
+			Median: { rollup: { type: 'number', number: 3, function: 'median' } },
+			Unique: { rollup: { type: 'number', number: 3, function: 'unique' } },
+			Checked: { rollup: { type: 'number', number: 0.75, function: 'percent_checked' } },
+			Distinct: { rollup: { type: 'array', array: [{ number: 1 }, { number: 3 }, { number: 10 }] } },
+			Range: { rollup: { type: 'number', number: 9 } },
+		})
+	})
+
 	it('hands out hosted file URLs that expire an hour after the read', async () => {
 		fake.setClock('2026-04-02T08:00:00.000Z')
 		const upload = await notion.fileUploads.create({ mode: 'single_part', filename: 'plan.txt' })

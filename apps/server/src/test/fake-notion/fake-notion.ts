@@ -535,7 +535,11 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 			return []
 		}
 		if (inputs.fn === 'show_original' || inputs.fn === 'show_unique') {
-			return inputs.values.flatMap((value) => flatten(inputs.rolled.type, inputs.rolled.id, value))
+			const shown = store.rollup(page, property, 0).array
+			const rolledType = inputs.rolled.type
+			return (Array.isArray(shown) ? shown : []).flatMap((element) =>
+				flatten(rolledType, inputs.rolled.id, isRecord(element) ? element[rolledType] : null),
+			)
 		}
 		const relationId = String(property.config.relation_property_id)
 		return inputs.related.map((other) => ({

@@ -1201,10 +1201,37 @@ function rollupOf(inputs: { fn: string; rolled: SchemaProperty; related: FakePag
 			return number(numbers.length ? Math.max(...numbers) : null)
 		case 'range':
 			return number(numbers.length ? Math.max(...numbers) - Math.min(...numbers) : null)
+		case 'unique':
+			return number(new Set(values.filter((value) => !isEmpty(value)).map((value) => JSON.stringify(value))).size)
+		case 'median': {
+			const sorted = [...numbers].sort((a, b) => a - b)
+			const middle = Math.floor(sorted.length / 2)
+			const median =
+				sorted.length === 0
+					? null
+					: sorted.length % 2
+						? (sorted[middle] ?? null)
+						: ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+			return number(median)
+		}
 		case 'checked':
 			return number(values.filter((value) => value === true).length)
 		case 'unchecked':
 			return number(values.filter((value) => value === false).length)
+		// Notion gives percentages as fractions of 1.
+		case 'percent_empty':
+		case 'percent_not_empty':
+		case 'percent_checked':
+		case 'percent_unchecked': {
+			const counted = values.filter((value) =>
+				fn === 'percent_empty'
+					? isEmpty(value)
+					: fn === 'percent_not_empty'
+						? !isEmpty(value)
+						: value === (fn === 'percent_checked'),
+			).length
+			return number(values.length ? counted / values.length : 0)
+		}
 		case 'earliest_date':
 		case 'latest_date': {
 			const starts = values
@@ -1215,12 +1242,15 @@ function rollupOf(inputs: { fn: string; rolled: SchemaProperty; related: FakePag
 			return { type: 'date', date: start ? { start, end: null, time_zone: null } : null, function: fn }
 		}
 		case 'show_original':
-		case 'show_unique':
-			return {
-				type: 'array',
-				array: values.map((value) => ({ type: rolled.type, [rolled.type]: value })),
-				function: fn,
-			}
+		case 'show_unique': {
+			const shown =
+				fn === 'show_unique'
+					? values.filter(
+							(value, index) => values.findIndex((other) => JSON.stringify(other) === JSON.stringify(value)) === index,
+						)
+					: values
+			return { type: 'array', array: shown.map((value) => ({ type: rolled.type, [rolled.type]: value })), function: fn }
+		}
 		default:
 			return { type: 'unsupported', unsupported: {}, function: fn }
 	}
