@@ -144,12 +144,26 @@ export type DateValue = z.infer<typeof dateValueSchema>
 
 export const fileValueSchema = z.object({
 	name: z.string().min(1).max(255),
-	/** An external or expiring URL (Notion-hosted files expire after an hour). */
+	/** An external URL, or a Notion-hosted file's URL, which lasts only until `expiresAt`. */
 	url: z.string().max(2000).nullable().default(null),
+	/**
+	 * Set for a file Notion hosts: its URL works until then (about an hour). Such a file is kept
+	 * as Notion's own when the row is written back, and opened through the server, which asks
+	 * Notion for a fresh URL once this one has expired.
+	 */
+	expiresAt: z.iso.datetime({ offset: true }).optional(),
 	/** A blob uploaded to us (direct uploads). */
 	blobId: z.string().nullable().default(null),
 })
 export type FileValue = z.infer<typeof fileValueSchema>
+
+/** Where to open a file of a row now: a URL that lasts at least a minute more. */
+export const rowFileLinkSchema = z.object({
+	name: z.string(),
+	url: z.string(),
+	expiresAt: z.string().nullable(),
+})
+export type RowFileLink = z.infer<typeof rowFileLinkSchema>
 
 export const uniqueIdValueSchema = z.object({ prefix: z.string().nullable(), number: z.number().int().nullable() })
 

@@ -180,7 +180,17 @@ function files(value: unknown, name: string): FileValue[] {
 		if (url === null && blobId === null) {
 			fail(`${name}: "${raw.name}" needs a URL or an upload.`)
 		}
-		return { name: raw.name, url: url as string | null, blobId: blobId as string | null }
+		// Kept from a row read from Notion: the file stays Notion's when the row is written back.
+		const expiresAt = raw.expiresAt
+		if (expiresAt !== undefined && (typeof expiresAt !== 'string' || Number.isNaN(Date.parse(expiresAt)))) {
+			fail(`${name}: "${raw.name}" has an invalid expiry time.`)
+		}
+		return {
+			name: raw.name,
+			url: url as string | null,
+			blobId: blobId as string | null,
+			...(expiresAt === undefined ? {} : { expiresAt }),
+		}
 	})
 }
 

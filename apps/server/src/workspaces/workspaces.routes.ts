@@ -15,6 +15,7 @@ import {
 	listWritesQuerySchema,
 	publicDatabaseSchema,
 	publicScopeQuerySchema,
+	rowFileLinkSchema,
 	rowPageSchema,
 	rowSchema,
 	updateDatabaseSchema,
@@ -32,6 +33,7 @@ import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse }
 import { enforceRateLimit } from '#src/lib/rate-limit.ts'
 import { createSampleWorkspace } from './sample-workspace.ts'
 import type { WorkspaceCtx, WorkspaceDeps } from './workspaces.deps.ts'
+import { openRowFile } from './workspaces.files.ts'
 import { readPublicDatabase, readPublicUsers } from './workspaces.public.ts'
 import {
 	completeNotionOAuth,
@@ -63,6 +65,10 @@ const toolParams = z.object({ tool: workspaceToolSchema })
 const idParams = z.object({ id: idSchema })
 const toolIdParams = z.object({ tool: workspaceToolSchema, id: idSchema })
 const rowParams = z.object({ tool: workspaceToolSchema, id: idSchema, rowId: idSchema })
+const rowFileParams = rowParams.extend({
+	propertyId: z.string().min(1).max(200),
+	index: z.coerce.number().int().min(0).max(1000),
+})
 const localIdParams = z.object({ id: idSchema })
 const localRowParams = z.object({ id: idSchema, rowId: idSchema })
 const workspaceQuery = z.object({ workspaceId: idSchema.optional() })
@@ -193,6 +199,15 @@ const routes = {
 			400: bad,
 			404: notFound,
 		},
+	}),
+	openRowFile: createRoute({
+		method: 'get',
+		path: '/dashboard/{tool}/databases/{id}/rows/{rowId}/files/{propertyId}/{index}',
+		tags,
+		security,
+		summary: 'A current URL of a file of a row (Notion-hosted URLs expire; a fresh one is fetched when needed)',
+		request: { params: rowFileParams },
+		responses: { 200: jsonResponse(rowFileLinkSchema, 'Where to open the file'), 404: notFound },
 	}),
 	sync: createRoute({
 		method: 'post',
@@ -390,6 +405,10 @@ export function createWorkspaceRoutes(deps: { auth: Auth; workspaces: WorkspaceD
 		await getDatabase(ctx(c), tool, id)
 		const source = `user:${c.var.member.userId}`
 		return c.json(await enqueueWrite(ctx(c), { databaseId: id, rowId, values, source }), 202)
+	})
+	router.openapi(routes.openRowFile, async (c) => {
+		const { tool, id, rowId, propertyId, index } = c.req.valid('param')
+		return c.json(await openRowFile(ctx(c), { tool, databaseId: id, rowId, propertyId, index }), 200)
 	})
 	router.openapi(routes.sync, async (c) => {
 		const { tool, id } = c.req.valid('param')

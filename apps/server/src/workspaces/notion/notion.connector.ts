@@ -18,10 +18,11 @@ import type {
 	WorkspaceConnector,
 } from '#src/workspaces/connector.ts'
 import { ConnectorError } from '#src/workspaces/connector.ts'
+import { filesToRenew, withCurrentUrls } from './notion.files.ts'
 import {
 	blobIdsOf,
-	fromPage,
 	formatMegabytes,
+	fromPage,
 	fromPropertyItems,
 	maxUploadBytes,
 	type PropertyItemSummary,
@@ -600,8 +601,12 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 		},
 
 		async updateRow(database, externalId, values) {
-			const uploads = await uploadBlobs(values, database.properties)
-			const properties = toPageProperties(values, database.properties, uploads)
+			const now = Date.now()
+			const stale = filesToRenew(values, database.properties, now)
+			const before = stale.length > 0 ? await retrievePage(externalId) : null
+			const written = before ? withCurrentUrls(values, stale, fromPage(before, stale).values, now) : values
+			const uploads = await uploadBlobs(written, database.properties)
+			const properties = toPageProperties(written, database.properties, uploads)
 			// Setting the same values twice is harmless, so updates are retried like reads.
 			const page = await call(() => client.pages.update({ page_id: externalId, properties }))
 			return pageToRow(page, database.properties)

@@ -160,11 +160,16 @@ function toDateValue(date: NotionDate | null): DateValue | null {
 function toFileValue(file: {
 	name: string
 	type: string
-	file?: { url: string }
+	file?: { url: string; expiry_time?: string }
 	external?: { url: string }
 }): FileValue {
-	const url = file.type === 'file' ? (file.file?.url ?? null) : (file.external?.url ?? null)
-	return { name: (file.name || 'file').slice(0, 255), url, blobId: null }
+	const name = (file.name || 'file').slice(0, 255)
+	if (file.type === 'file') {
+		// Notion's own file: its URL expires, and it says when.
+		const expiresAt = file.file?.expiry_time
+		return { name, url: file.file?.url ?? null, blobId: null, ...(expiresAt ? { expiresAt } : {}) }
+	}
+	return { name, url: file.external?.url ?? null, blobId: null }
 }
 
 /** Converts one Notion value (a page property, or an element of a rollup array). */
@@ -593,6 +598,11 @@ function toRequest(
 					}
 					if (!file.url) {
 						throw invalid(property, `the file "${file.name}" has neither a URL nor an upload`)
+					}
+					if (file.expiresAt) {
+						// A file Notion hosts stays Notion's: sent back as an external link, it would break
+						// when its URL expires. The connector makes sure the URL is a current one.
+						return { name, type: 'file' as const, file: { url: file.url } }
 					}
 					if (file.url.length > notionLimits.urlChars) {
 						throw invalid(property, `file URLs can be at most ${notionLimits.urlChars} characters`)

@@ -12,6 +12,7 @@ import {
 	type RowPage,
 	type RowSort,
 	type RowValues,
+	rowFileLinkSchema,
 	rowPageSchema,
 	rowSchema,
 	type UpdateDatabase,
@@ -292,6 +293,18 @@ export async function uploadFile(file: File): Promise<FileValue> {
 }
 
 /** A short-lived download URL for an uploaded file. */
+/** A current URL of a row's file: a Notion-hosted one is renewed by the server once it has expired. */
+export async function rowFileUrl(
+	tool: WorkspaceTool,
+	databaseId: string,
+	rowId: string,
+	propertyId: string,
+	index: number,
+): Promise<string> {
+	const path = `/dashboard/${tool}/databases/${encode(databaseId)}/rows/${encode(rowId)}/files/${encode(propertyId)}/${index}`
+	return (await api(path, { schema: rowFileLinkSchema })).url
+}
+
 export async function blobUrl(blobId: string): Promise<string | null> {
 	const blob = await api(`/dashboard/active_storage/blobs/${encode(blobId)}`, { schema: blobWithUrlSchema })
 	return blob.url

@@ -49,6 +49,8 @@ type CellContextValue = {
 	users: readonly WorkspaceUser[]
 	/** A related row's title, when it is known (the first rows of the related database are loaded). */
 	relationTitle: (databaseId: string | null | undefined, rowId: string) => string | undefined
+	/** Opens a file Notion hosts: its URL in the row may have expired, the server renews it. */
+	openHostedFile?: (rowId: string, propertyId: string, index: number) => Promise<void>
 }
 
 export const CellContext = createContext<CellContextValue>({
@@ -99,12 +101,15 @@ export function ValueView({
 	property,
 	value,
 	isLinked = true,
+	rowId,
 }: {
 	property: Property
 	value: unknown
 	isLinked?: boolean
+	/** The row the value is of: files Notion hosts open through it. */
+	rowId?: string
 }) {
-	const { relationTitle } = useContext(CellContext)
+	const { relationTitle, openHostedFile } = useContext(CellContext)
 	switch (property.type) {
 		case 'checkbox':
 			return value === true ? (
@@ -167,8 +172,18 @@ export function ValueView({
 		case 'files':
 			return isFileList(value) && value.length ? (
 				<span className="flex gap-2">
-					{value.map((file) =>
-						file.url && isLinked ? (
+					{value.map((file, index) =>
+						file.expiresAt && isLinked && rowId && openHostedFile ? (
+							<button
+								key={file.name}
+								type="button"
+								onClick={() => void openHostedFile(rowId, property.id, index)}
+								className="inline-flex items-center gap-1 text-link hover:underline"
+							>
+								<Paperclip aria-hidden className="size-3.5" />
+								{file.name}
+							</button>
+						) : file.url && isLinked && !file.expiresAt ? (
 							<a
 								key={file.name}
 								href={file.url}

@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test, vi } from 'vitest'
 import { renderWithUser } from '#src/test/render.tsx'
 import { rowsQuery } from '../api/workspaces.ts'
+import { CellContext } from './cells.tsx'
 import { RowsTable } from './rows-table.tsx'
 
 const database: Database = {
@@ -254,5 +255,44 @@ describe('the rows table', () => {
 		expect(JSON.parse(String((fetchMock.mock.calls[2] as [string, RequestInit])[1].body))).toEqual({
 			values: { files: [{ name: 'a.txt', url: null, blobId: 'blob1' }] },
 		})
+	})
+})
+
+describe('files of a Notion row', () => {
+	test('a file Notion hosts opens through the server (its URL expires); an external link stays a link', async () => {
+		const openHostedFile = vi.fn(async () => {})
+		const notionRow: Row = {
+			...row,
+			values: {
+				...row.values,
+				files: [
+					{
+						name: 'scan.pdf',
+						url: 'https://files.notion.test/scan.pdf?X-Amz-Expires=3600',
+						blobId: null,
+						expiresAt: '2024-05-01T11:00:00.000Z',
+					},
+					{ name: 'terms', url: 'https://example.com/terms', blobId: null },
+				],
+			},
+		}
+		const { user } = renderWithUser(
+			<QueryClientProvider client={new QueryClient()}>
+				<CellContext value={{ tool: 'notion', users: [], relationTitle: () => undefined, openHostedFile }}>
+					<RowsTable
+						database={{ ...database, tool: 'notion' }}
+						rows={[notionRow]}
+						isEditable={false}
+						sorts={[]}
+						onSortsChange={() => {}}
+					/>
+				</CellContext>
+			</QueryClientProvider>,
+		)
+		// Never a link to the stored URL, which may have expired.
+		expect(screen.queryByRole('link', { name: 'scan.pdf' })).toBeNull()
+		await user.click(screen.getByRole('button', { name: 'scan.pdf' }))
+		expect(openHostedFile).toHaveBeenCalledWith('r1', 'files', 0)
+		expect(screen.getByRole('link', { name: 'terms' })).toHaveAttribute('href', 'https://example.com/terms')
 	})
 })

@@ -204,7 +204,7 @@ export function RowsTable({ database, rows, isEditable, sorts, onSortsChange, hi
 										/>
 									) : (
 										<div className="flex min-h-8 items-center px-1.5">
-											<ValueView property={property} value={row.values[property.id]} />
+											<ValueView property={property} value={row.values[property.id]} rowId={row.id} />
 										</div>
 									)}
 								</td>

@@ -30,6 +30,7 @@ import {
 	downloadCsv,
 	isSyncing,
 	type RowsParams,
+	rowFileUrl,
 	rowsQuery,
 	updateDatabase,
 	usersQuery,
@@ -129,8 +130,19 @@ function DatabaseEditor({
 	const users = useQuery({ ...usersQuery(tool, workspaceId), enabled: needsUsers })
 	const relationTitle = useRelationTitles(tool, properties)
 	const cellContext = useMemo(
-		() => ({ tool, users: users.data ?? [], relationTitle }),
-		[tool, users.data, relationTitle],
+		() => ({
+			tool,
+			users: users.data ?? [],
+			relationTitle,
+			openHostedFile: async (rowId: string, propertyId: string, index: number) => {
+				try {
+					window.open(await rowFileUrl(tool, databaseId, rowId, propertyId, index), '_blank', 'noopener')
+				} catch (error) {
+					toast.error(errorMessage(error))
+				}
+			},
+		}),
+		[tool, databaseId, users.data, relationTitle],
 	)
 
 	// When a sync finishes, the rows it brought are fetched.
