@@ -106,7 +106,13 @@ describe('files of mirrored rows', () => {
 
 		// Out of range, not a files property, bad index, another organization: never a 500.
 		expect((await t.request('GET', filePath.replace(/\/0$/, '/5'), { token: owner.token })).status).toBe(404)
-		expect((await t.request('GET', filePath.replace(encodeURIComponent(attachments), encodeURIComponent(titleId)), { token: owner.token })).status).toBe(404)
+		expect(
+			(
+				await t.request('GET', filePath.replace(encodeURIComponent(attachments), encodeURIComponent(titleId)), {
+					token: owner.token,
+				})
+			).status,
+		).toBe(404)
 		const badIndex = await t.request('GET', filePath.replace(/\/0$/, '/first'), { token: owner.token })
 		expect(badIndex.status).toBe(400)
 		expect(badIndex.body.errors[0].field).toBe('index')
