@@ -123,8 +123,16 @@ export const workspaceWrites = pgTable(
 			.notNull()
 			.references(() => workspaceDatabases.id, { onDelete: 'cascade' }),
 		kind: text('kind', { enum: ['create', 'update'] }).notNull(),
-		/** The row's id in the workspace: known from the start for updates, once delivered for creates. */
+		/**
+		 * The row's id in the workspace: known from the start for updates, once delivered for creates,
+		 * and for an update made after another write (`afterWriteId`) once that write is delivered.
+		 */
 		externalRowId: text('external_row_id'),
+		/**
+		 * The write on the same row that must be delivered first (a timer's stop after its start):
+		 * this one waits for it, and takes the row it created when it had none yet.
+		 */
+		afterWriteId: text('after_write_id'),
 		values: jsonb('values').$type<RowValues>().notNull(),
 		state: text('state', { enum: ['pending', 'delivered', 'failed', 'dead'] })
 			.notNull()
@@ -144,6 +152,7 @@ export const workspaceWrites = pgTable(
 		index('workspace_writes_workspace_state_idx').on(table.workspaceId, table.state, table.createdAt),
 		index('workspace_writes_database_row_idx').on(table.databaseId, table.externalRowId),
 		index('workspace_writes_organization_id_idx').on(table.organizationId),
+		index('workspace_writes_after_idx').on(table.afterWriteId).where(sql`${table.afterWriteId} is not null`),
 		// The sweeper's scan: only writes still open, a small part of the table once deliveries run.
 		index('workspace_writes_open_idx').on(table.createdAt).where(sql`${table.state} in ('pending', 'failed')`),
 	],

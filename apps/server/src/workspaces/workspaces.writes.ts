@@ -95,7 +95,17 @@ export async function enqueueWrite(ctx: WorkspaceCtx, input: WriteInput): Promis
 	return write
 }
 
-type WriteInput = { databaseId: string; rowId?: string; values: Record<string, unknown>; source: string }
+type WriteInput = {
+	databaseId: string
+	rowId?: string
+	/**
+	 * An update delivered only after this write (same organization and database): a stop after
+	 * its start. The row is the one that write creates or updates, so it need not exist yet.
+	 */
+	after?: string
+	values: Record<string, unknown>
+	source: string
+}
 
 /**
  * Stores a write without queueing it, so a caller can store it in the same transaction as its
@@ -104,7 +114,7 @@ type WriteInput = { databaseId: string; rowId?: string; values: Record<string, u
  * organization) passes it as `database` and saves reading it again. A write whose queueing is
  * lost is picked up by the sweeper within minutes.
  */
-async function storeWrite(
+export async function storeWrite(
 	ctx: WorkspaceCtx,
 	input: WriteInput,
 	database?: typeof workspaceDatabases.$inferSelect,
@@ -122,6 +132,19 @@ async function storeWrite(
 			.where(and(eq(workspaceRows.id, input.rowId), eq(workspaceRows.databaseId, target.id)))
 		externalRowId = found(row, 'No such row.').externalId
 	}
+	if (input.after) {
+		const [before] = await ctx.db
+			.select({ externalRowId: workspaceWrites.externalRowId })
+			.from(workspaceWrites)
+			.where(
+				and(
+					eq(workspaceWrites.id, input.after),
+					eq(workspaceWrites.databaseId, target.id),
+					eq(workspaceWrites.organizationId, ctx.orgId),
+				),
+			)
+		externalRowId ??= found(before, 'No such delivery.').externalRowId
+	}
 	const [record] = await ctx.db
 		.insert(workspaceWrites)
 		.values({
@@ -129,8 +152,9 @@ async function storeWrite(
 			organizationId: ctx.orgId,
 			workspaceId: target.workspaceId,
 			databaseId: target.id,
-			kind: input.rowId ? 'update' : 'create',
+			kind: input.rowId || input.after ? 'update' : 'create',
 			externalRowId,
+			afterWriteId: input.after ?? null,
 			values,
 			source: input.source,
 		})
@@ -182,7 +206,7 @@ async function findDatabase(ctx: WorkspaceCtx, databaseId: string) {
 }
 
 /** Queues a stored write's delivery; given `db` (the transaction that stored it), the job commits with it. */
-async function queueDelivery(deps: WorkspaceDeps, writeId: string, db?: Db): Promise<void> {
+export async function queueDelivery(deps: WorkspaceDeps, writeId: string, db?: Db): Promise<void> {
 	await deps.jobs.send(deps.queues.deliver, { writeId }, db ? { db } : {})
 }
 
@@ -331,10 +355,11 @@ const attemptsAtOnce = 4
  * transaction per database; every other write is attempted on its own (four at a time).
  */
 async function deliverWrites(deps: WorkspaceDeps, writeIds: string[]): Promise<void> {
-	const writes = await claim(deps, writeIds)
-	if (writes.length === 0) {
+	const claimed = await claim(deps, writeIds)
+	if (claimed.length === 0) {
 		return
 	}
+	const writes = await writesInOrder(deps, claimed)
 	const databaseIds = [...new Set(writes.map((write) => write.databaseId))]
 	const targets = await deps.db
 		.select({ database: workspaceDatabases, workspace: workspaces })
@@ -372,6 +397,88 @@ async function deliverWrites(deps: WorkspaceDeps, writeIds: string[]): Promise<v
 		}
 	}
 	await Promise.all(Array.from({ length: Math.min(attemptsAtOnce, one.length) }, lane))
+	await queueFollowers(
+		deps,
+		writes.map((write) => write.id),
+	)
+}
+
+/**
+ * Writes made after another (`afterWriteId`) go only once that one is delivered, taking the
+ * row it created; until then they are handed back without counting an attempt, and the
+ * delivery of the one before queues them (`queueFollowers`). A write after one that was
+ * given up on (dead) with no row to update is dead too.
+ */
+async function writesInOrder(deps: WorkspaceDeps, claimed: WriteRecord[]): Promise<WriteRecord[]> {
+	const afterIds = [...new Set(claimed.flatMap((write) => (write.afterWriteId ? [write.afterWriteId] : [])))]
+	if (afterIds.length === 0) {
+		return claimed
+	}
+	const befores = await deps.db
+		.select({ id: workspaceWrites.id, state: workspaceWrites.state, externalRowId: workspaceWrites.externalRowId })
+		.from(workspaceWrites)
+		.where(inArray(workspaceWrites.id, afterIds))
+	const beforeOf = new Map(befores.map((before) => [before.id, before]))
+	const ready: WriteRecord[] = []
+	for (const write of claimed) {
+		const before = write.afterWriteId ? beforeOf.get(write.afterWriteId) : undefined
+		if (!write.afterWriteId || !before) {
+			ready.push(write)
+			continue
+		}
+		const externalRowId = write.externalRowId ?? before.externalRowId
+		if (before.state === 'delivered' || (before.state === 'dead' && externalRowId)) {
+			if (externalRowId !== write.externalRowId) {
+				await deps.db.update(workspaceWrites).set({ externalRowId }).where(stillClaimed(write))
+			}
+			ready.push({ ...write, externalRowId })
+		} else if (before.state === 'dead') {
+			await deps.db
+				.update(workspaceWrites)
+				.set({
+					state: 'dead',
+					lastError: 'The write before it was given up on: there is no row to update.',
+					lockedUntil: null,
+				})
+				.where(stillClaimed(write))
+		} else {
+			await deps.db
+				.update(workspaceWrites)
+				.set({
+					attempts: sql`${workspaceWrites.attempts} - 1`,
+					lastError: 'Waiting for the write before it to be delivered.',
+					lockedUntil: null,
+				})
+				.where(stillClaimed(write))
+			// The one before may have been delivered meanwhile, its followers queued while this was held.
+			const [now] = await deps.db
+				.select({ state: workspaceWrites.state })
+				.from(workspaceWrites)
+				.where(eq(workspaceWrites.id, before.id))
+			if (now?.state === 'delivered' || now?.state === 'dead') {
+				await queueDelivery(deps, write.id)
+			}
+		}
+	}
+	return ready
+}
+
+/** Queues the writes waiting for any of these (`afterWriteId`) once it is delivered or dead. */
+async function queueFollowers(deps: WorkspaceDeps, writeIds: string[]): Promise<void> {
+	const followers = await deps.db
+		.select({ id: workspaceWrites.id })
+		.from(workspaceWrites)
+		.where(
+			and(
+				inArray(workspaceWrites.afterWriteId, writeIds),
+				inArray(workspaceWrites.state, ['pending', 'failed']),
+				sql`exists (select 1 from ${workspaceWrites} as before where before.id = ${workspaceWrites.afterWriteId}
+					and before.state in ('delivered', 'dead'))`,
+			),
+		)
+	if (followers.length > 0) {
+		await deps.jobs.send(deps.queues.deliver, { writeIds: followers.map((follower) => follower.id) })
+	}
 }
 
 /**

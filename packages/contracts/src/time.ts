@@ -1,0 +1,140 @@
+import { z } from 'zod'
+import { idSchema } from './common.ts'
+import { workspaceToolSchema } from './workspaces.ts'
+
+// Time tracking: which workspace database holds time entries and how its properties map to an
+// entry (the time, who, for which project and client, what), and the timer that writes rows
+// into it through the write queue. Entries stay rows of the team's own database.
+
+/** A property of the time database, by id. */
+const propertyRefSchema = z.string().min(1).max(200)
+
+/**
+ * What each field of an entry is stored in. The time is `start` and `end` (two date properties,
+ * or the same one holding a range), or `start` and a `duration` number. `task` and
+ * `description` may share the title. `client` is a property of the entry, or (`through:
+ * 'project'`) of the project's row the entry's project relation points at.
+ */
+export const timeMappingSchema = z.object({
+	start: propertyRefSchema.nullable().default(null),
+	end: propertyRefSchema.nullable().default(null),
+	duration: propertyRefSchema.nullable().default(null),
+	/** What one unit of the duration number is. */
+	durationUnit: z.enum(['hours', 'minutes']).default('hours'),
+	person: propertyRefSchema.nullable().default(null),
+	project: propertyRefSchema.nullable().default(null),
+	client: z
+		.object({ propertyId: propertyRefSchema, through: z.enum(['entry', 'project']).default('entry') })
+		.nullable()
+		.default(null),
+	task: propertyRefSchema.nullable().default(null),
+	tags: propertyRefSchema.nullable().default(null),
+	billable: propertyRefSchema.nullable().default(null),
+	description: propertyRefSchema.nullable().default(null),
+})
+export type TimeMapping = z.infer<typeof timeMappingSchema>
+
+export const timeFieldSchema = z.enum([
+	'start',
+	'end',
+	'duration',
+	'person',
+	'project',
+	'client',
+	'task',
+	'tags',
+	'billable',
+	'description',
+])
+export type TimeField = z.infer<typeof timeFieldSchema>
+
+/** One field of a mapping as checked: mapped to a property, or missing and why it matters. */
+export const timeFieldCheckSchema = z.object({
+	field: timeFieldSchema,
+	propertyId: z.string().nullable(),
+	/** The property's name (for `client` through the project: "Project → Client"). */
+	propertyName: z.string().nullable(),
+	isMapped: z.boolean(),
+	/** A timer cannot run without it (the time and the person). */
+	isRequired: z.boolean(),
+	/** For a missing field: what to add to the database, or what is lost without it. */
+	message: z.string().nullable(),
+})
+export type TimeFieldCheck = z.infer<typeof timeFieldCheckSchema>
+
+export const timeMappingReviewSchema = z.object({
+	mapping: timeMappingSchema,
+	fields: z.array(timeFieldCheckSchema),
+	/** Every required field is mapped: entries can be tracked into the database. */
+	isComplete: z.boolean(),
+})
+export type TimeMappingReview = z.infer<typeof timeMappingReviewSchema>
+
+/** A database that can hold time entries (it has a date or a number), with its saved and suggested mappings. */
+export const timeDatabaseSchema = z.object({
+	/** The workspace database's id. */
+	id: z.string(),
+	workspaceId: z.string(),
+	tool: workspaceToolSchema,
+	name: z.string(),
+	icon: z.string().nullable(),
+	/** The saved mapping, checked against the database as it is now; null until one is saved. */
+	saved: timeMappingReviewSchema.nullable(),
+	/** Guessed from the properties' names and types. */
+	suggested: timeMappingReviewSchema,
+	updatedAt: z.iso.datetime().nullable(),
+})
+export type TimeDatabase = z.infer<typeof timeDatabaseSchema>
+
+export const saveTimeMappingSchema = z.object({ mapping: timeMappingSchema })
+export type SaveTimeMapping = z.input<typeof saveTimeMappingSchema>
+
+/** A new, well-formed time entries database in a built-in workspace (its mapping saved). */
+export const createTimeDatabaseSchema = z.object({
+	workspaceId: idSchema,
+	name: z.string().trim().min(1).max(200).default('Time entries'),
+	/** A database of the same workspace the Project relation points at; none: a Project select. */
+	projectsDatabaseId: idSchema.nullable().default(null),
+})
+export type CreateTimeDatabase = z.input<typeof createTimeDatabaseSchema>
+
+// ---- entries and the timer ---------------------------------------------------------------
+
+/** What an entry says besides its time; each is written only where the mapping has a property. */
+const entryDetailsShape = {
+	description: z.string().trim().max(2000).nullable().default(null),
+	/** A row id of the projects database (relation), or an option name (select). */
+	project: z.string().min(1).max(200).nullable().default(null),
+	task: z.string().trim().max(2000).nullable().default(null),
+	tags: z.array(z.string().min(1).max(100)).max(100).default([]),
+	billable: z.boolean().nullable().default(null),
+}
+
+export const startTimerSchema = z.object({ databaseId: idSchema, ...entryDetailsShape })
+export type StartTimer = z.input<typeof startTimerSchema>
+
+/** Where an entry's row stands in the write queue: its last write's state. */
+export const entryDeliverySchema = z.enum(['pending', 'delivered', 'failed', 'dead'])
+
+export const timeEntrySchema = z.object({
+	id: z.string(),
+	databaseId: z.string(),
+	userId: z.string(),
+	startedAt: z.iso.datetime(),
+	/** Null while the timer runs. */
+	endedAt: z.iso.datetime().nullable(),
+	isRunning: z.boolean(),
+	description: z.string().nullable(),
+	project: z.string().nullable(),
+	task: z.string().nullable(),
+	tags: z.array(z.string()),
+	billable: z.boolean().nullable(),
+	/** The workspace row, once its create is delivered. */
+	rowId: z.string().nullable(),
+	delivery: entryDeliverySchema,
+})
+export type TimeEntry = z.infer<typeof timeEntrySchema>
+
+/** The caller's running timer in this tool's databases, or null: read again on every load, tab and device. */
+export const currentTimerSchema = z.object({ entry: timeEntrySchema.nullable() })
+export type CurrentTimer = z.infer<typeof currentTimerSchema>
