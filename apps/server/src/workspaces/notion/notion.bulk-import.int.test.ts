@@ -117,4 +117,24 @@ describe('more rows created in one minute than one query returns', () => {
 		const ids = await collect(notion.listRowIds(database))
 		expect(ids.sort()).toEqual([...bulk].sort())
 	})
+
+	it("at Notion's own cap: 10,050 rows created in one minute are all listed", async () => {
+		const source = String(fake.addDataSource({ title: 'CSV import', properties: { Name: { title: {} } } }).id)
+		const bulk = importRows(source, 10_050, (index) => `Contact ${index + 1}`)
+		const notion = connector()
+		const database = await notion.getDatabase(source)
+		fake.setQueryResultLimit(10_000)
+		fake.resetRequests()
+		try {
+			const gaps: ReadGap[] = []
+			const ids = await collect(notion.listRowIds(database, { onGap: (gap) => gaps.push(gap) }))
+			expect(ids).toHaveLength(10_050)
+			expect(new Set(ids)).toEqual(new Set(bulk))
+			expect(gaps).toEqual([])
+			// 101 requests would do without the cap; cutting the minute costs about as many again.
+			expect(fake.requestCount('POST', '/v1/data_sources/:id/query')).toBeLessThan(250)
+		} finally {
+			fake.setQueryResultLimit(50)
+		}
+	}, 60_000)
 })
