@@ -347,7 +347,12 @@ describe('fromPage', () => {
 				Cli1: [clientPage],
 				Own1: [userA],
 				Fil1: [
-					{ name: 'receipt.pdf', url: 'https://files.notion.test/receipt.pdf?sig=1', blobId: null },
+					{
+						name: 'receipt.pdf',
+						url: 'https://files.notion.test/receipt.pdf?sig=1',
+						blobId: null,
+						expiresAt: '2026-01-06T12:30:00.000Z',
+					},
 					{ name: 'spec', url: 'https://example.com/spec', blobId: null },
 				],
 				Ema1: null,

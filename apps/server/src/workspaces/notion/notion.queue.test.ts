@@ -325,7 +325,7 @@ describe('createNotionQueue', () => {
 			property: undefined,
 		})
 		expect(await fail(apiError(401, APIErrorCode.Unauthorized))).toMatchObject({ kind: 'unauthorized' })
-		expect(await fail(apiError(403, APIErrorCode.RestrictedResource))).toMatchObject({ kind: 'unauthorized' })
+		expect(await fail(apiError(403, APIErrorCode.RestrictedResource))).toMatchObject({ kind: 'forbidden' })
 		expect(await fail(apiError(404, APIErrorCode.ObjectNotFound))).toMatchObject({ kind: 'not_found' })
 		const bug = new RangeError('our bug')
 		expect(await fail(bug)).toBe(bug)
