@@ -20,6 +20,8 @@ import { type Charts, createCharts } from './features/charts/charts.module.ts'
 import { createChartRoutes } from './features/charts/charts.routes.ts'
 import { createForms, type Forms } from './features/forms/forms.module.ts'
 import { createFormRoutes } from './features/forms/forms.routes.ts'
+import { createTime, type Time } from './features/time/time.module.ts'
+import { createTimeRoutes } from './features/time/time.routes.ts'
 import { bodyLimits } from './lib/body-limit.ts'
 import { compression } from './lib/compression.ts'
 import type { AppEnv } from './lib/context.ts'
@@ -47,6 +49,7 @@ export type AppServices = {
 	workspaces: Workspaces
 	forms: Forms
 	charts: Charts
+	time: Time
 	subscriptions: Subscriptions
 	/** Set while shutting down: /readyz answers 503 so load balancers stop sending traffic. */
 	state: { isDraining: boolean }
@@ -126,6 +129,7 @@ export function createServices(options: {
 		subscriptions,
 	})
 	const charts = createCharts({ db: database.db, jobs, log, publicUrl: config.publicUrl, subscriptions })
+	const time = createTime({ db: database.db, log, workspaces })
 	return {
 		config,
 		database,
@@ -136,6 +140,7 @@ export function createServices(options: {
 		workspaces,
 		forms,
 		charts,
+		time,
 		subscriptions,
 		state: { isDraining: false },
 	}
@@ -243,6 +248,8 @@ export function createApp(services: AppServices) {
 		}),
 	)
 	app.route('/', createClientLogRoutes({ db }))
+	// Before the workspaces': /dashboard/{tool}/databases would take /dashboard/local_time/databases as a tool named local_time.
+	app.route('/', createTimeRoutes({ auth, time: services.time.deps }))
 	app.route('/', createWorkspaceRoutes({ auth, workspaces: services.workspaces.deps }))
 	app.route(
 		'/',

@@ -1,0 +1,144 @@
+// Time tracking: the time databases (which database holds entries and how its properties map)
+// and the timer, under /dashboard/{tool}_time. `{tool}` is the database's workspace tool; each
+// path exists once per tool, so an entry or a database is only reached through its own tool.
+
+import { idSchema, okSchema } from '@blocksmith/contracts/common.ts'
+import {
+	createTimeDatabaseSchema,
+	currentTimerSchema,
+	saveTimeMappingSchema,
+	startTimerSchema,
+	timeDatabaseSchema,
+	timeEntrySchema,
+} from '@blocksmith/contracts/time.ts'
+import { type WorkspaceTool, workspaceToolSchema } from '@blocksmith/contracts/workspaces.ts'
+import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/auth.middleware.ts'
+import type { Auth } from '#src/core/auth/auth.ts'
+import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
+import type { TimeCtx, TimeDeps } from './time.deps.ts'
+import { createTimeDatabase, getTimeDatabase, listTimeDatabases, removeMapping, saveMapping } from './time.service.ts'
+import { currentTimer, startTimer, stopTimer } from './time.timer.ts'
+
+const idParams = z.object({ id: idSchema })
+const { 400: bad, 404: notFound } = commonProblems
+const running = problemResponse('A timer is already running, or the database changed since it was mapped')
+
+type RouteSpec = Omit<RouteConfig, 'path' | 'tags' | 'security'> & { path: string }
+
+/** A members' route of one tool: bearer auth, the Time tag, and the 401 every one can answer. */
+function timeRoute<R extends RouteSpec>(tool: WorkspaceTool, spec: R) {
+	return createRoute({
+		...spec,
+		path: `/dashboard/${tool}_time${spec.path}`,
+		tags: ['Time tracking'],
+		security: [{ bearer: [] }],
+		responses: { 401: commonProblems[401], ...spec.responses },
+	})
+}
+
+function routesFor(tool: WorkspaceTool) {
+	return {
+		databases: timeRoute(tool, {
+			method: 'get',
+			path: '/databases',
+			summary: `${tool} databases that can hold time entries, each with its saved mapping and a suggested one`,
+			responses: { 200: jsonResponse(z.array(timeDatabaseSchema), 'Databases') },
+		}),
+		database: timeRoute(tool, {
+			method: 'get',
+			path: '/databases/{id}',
+			summary: 'One database: its saved mapping, a suggested one, and what each is missing',
+			request: { params: idParams },
+			responses: { 200: jsonResponse(timeDatabaseSchema, 'The database'), 404: notFound },
+		}),
+		saveMapping: timeRoute(tool, {
+			method: 'put',
+			path: '/databases/{id}',
+			summary: "Save how the database's properties map to an entry (checked against its properties)",
+			request: { params: idParams, body: jsonBody(saveTimeMappingSchema) },
+			responses: { 200: jsonResponse(timeDatabaseSchema, 'Saved'), 400: bad, 404: notFound },
+		}),
+		removeMapping: timeRoute(tool, {
+			method: 'delete',
+			path: '/databases/{id}',
+			summary: 'Stop using the database for time tracking (its rows stay)',
+			request: { params: idParams },
+			responses: { 200: jsonResponse(okSchema, 'Removed'), 404: notFound },
+		}),
+		timer: timeRoute(tool, {
+			method: 'get',
+			path: '/timer',
+			summary: "The caller's running timer in this tool's databases, or null",
+			responses: { 200: jsonResponse(currentTimerSchema, 'The timer') },
+		}),
+		start: timeRoute(tool, {
+			method: 'post',
+			path: '/timer/start',
+			summary: 'Start the timer: a row with its start is written to the database through the write queue',
+			request: { body: jsonBody(startTimerSchema) },
+			responses: { 201: jsonResponse(timeEntrySchema, 'Running'), 400: bad, 409: running },
+		}),
+		stop: timeRoute(tool, {
+			method: 'post',
+			path: '/timer/stop',
+			summary: "Stop the caller's timer: its row gets the end (and duration) after the start is delivered",
+			responses: { 200: jsonResponse(timeEntrySchema, 'Stopped'), 404: problemResponse('No timer running') },
+		}),
+		stopEntry: timeRoute(tool, {
+			method: 'post',
+			path: '/entries/{id}/stop',
+			summary: 'Stop a running entry by id (only its own person can)',
+			request: { params: idParams },
+			responses: {
+				200: jsonResponse(timeEntrySchema, 'Stopped'),
+				403: problemResponse("Another person's timer"),
+				404: notFound,
+				409: problemResponse('Already stopped'),
+			},
+		}),
+	}
+}
+
+/** Only a built-in workspace can get a new database from us. */
+const createDatabaseRoute = timeRoute('local', {
+	method: 'post',
+	path: '/databases',
+	summary: 'Create a well-formed time entries database in a built-in workspace, its mapping saved',
+	request: { body: jsonBody(createTimeDatabaseSchema) },
+	responses: { 201: jsonResponse(timeDatabaseSchema, 'Created'), 400: bad, 402: problemResponse('Plan limit') },
+})
+
+export function createTimeRoutes(deps: { auth: Auth; time: TimeDeps }) {
+	const router = createRouter<MemberEnv>()
+	const session = requireSession(deps.auth)
+	const member = requireMember(deps.time.db)
+	const ctx = (c: Context<MemberEnv>): TimeCtx => ({
+		...deps.time,
+		orgId: c.var.member.orgId,
+		userId: c.var.member.userId,
+		role: c.var.member.role,
+	})
+	const id = (c: Context) => c.req.param('id') as string
+
+	for (const tool of workspaceToolSchema.options) {
+		const routes = routesFor(tool)
+		router.use(`/dashboard/${tool}_time/*`, session, member)
+		router.openapi(routes.databases, async (c) => c.json(await listTimeDatabases(ctx(c), tool), 200))
+		router.openapi(routes.database, async (c) => c.json(await getTimeDatabase(ctx(c), tool, id(c)), 200))
+		router.openapi(routes.saveMapping, async (c) =>
+			c.json(await saveMapping(ctx(c), tool, id(c), c.req.valid('json').mapping), 200),
+		)
+		router.openapi(routes.removeMapping, async (c) => {
+			await removeMapping(ctx(c), tool, id(c))
+			return c.json({ success: true as const }, 200)
+		})
+		router.openapi(routes.timer, async (c) => c.json({ entry: await currentTimer(ctx(c), tool) }, 200))
+		router.openapi(routes.start, async (c) => c.json(await startTimer(ctx(c), tool, c.req.valid('json')), 201))
+		router.openapi(routes.stop, async (c) => c.json(await stopTimer(ctx(c), tool), 200))
+		router.openapi(routes.stopEntry, async (c) => c.json(await stopTimer(ctx(c), tool, id(c)), 200))
+	}
+	router.openapi(createDatabaseRoute, async (c) => c.json(await createTimeDatabase(ctx(c), c.req.valid('json')), 201))
+	return router
+}
