@@ -1,7 +1,8 @@
 import type { Member } from '@blocksmith/contracts/teams.ts'
 import { screen, waitFor, within } from '@testing-library/react'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { actionResult, activeSubscription, makeOverview, renderApp } from '#src/core/billing/testing.tsx'
+import { makeForm } from '#src/features/forms/testing.tsx'
 import { json, makeOrgDetails, mockApi } from '#src/test/mock-api.tsx'
 import { PausedPage } from './paused-page.tsx'
 
@@ -95,5 +96,47 @@ describe('/paused', () => {
 		mockApi(() => undefined)
 		renderApp(routes, '/paused', { user: null })
 		expect(await screen.findByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login?next=%2Fpaused')
+	})
+
+	test('the team’s data stays downloadable: every database and every form’s answers as CSV', async () => {
+		const database = {
+			id: 'db1',
+			workspaceId: 'ws1',
+			tool: 'local',
+			externalId: 'db1',
+			name: 'Clients',
+			icon: null,
+			url: null,
+			properties: [{ id: 'name', name: 'Name', type: 'title' }],
+			sync: { state: 'idle', lastSyncedAt: null, nextSyncAt: null, lastError: null, rowCount: 3 },
+		}
+		const api = mockApi(
+			({ path }) => {
+				if (path === '/dashboard/local/databases') {
+					return json([database])
+				}
+				if (path === '/dashboard/notion/databases') {
+					return json([])
+				}
+				if (path === '/dashboard/forms') {
+					return json([makeForm({ id: 'f1', name: 'Contact us' })])
+				}
+				if (path === '/dashboard/local/databases/db1/export.csv') {
+					return new Response('Name\nAcme\n', { headers: { 'content-type': 'text/csv' } })
+				}
+				return undefined
+			},
+			{ role: 'member', org: { subscriptionState: 'past_due' } },
+		)
+		vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:csv'), revokeObjectURL: vi.fn() }))
+		const { user } = renderApp(routes, '/paused')
+		await user.click(await screen.findByText('Download your data'))
+		const downloads = await screen.findByRole('list', { name: 'Downloads' })
+		expect(within(downloads).getByText('Clients')).toBeInTheDocument()
+		expect(within(downloads).getByText('Contact us')).toBeInTheDocument()
+		await user.click(within(downloads).getByRole('button', { name: 'Download Clients as CSV' }))
+		await waitFor(() =>
+			expect(api.calls.some((call) => call.path === '/dashboard/local/databases/db1/export.csv')).toBe(true),
+		)
 	})
 })

@@ -1,7 +1,7 @@
 import type { OrgDetails } from '@blocksmith/contracts/teams.ts'
 import { useQuery } from '@tanstack/react-query'
 import { CircleCheck, PauseCircle } from 'lucide-react'
-import type { ReactNode } from 'react'
+import { lazy, type ReactNode, Suspense, useState } from 'react'
 import { Link } from 'react-router'
 import { Brand } from '#src/app/brand.tsx'
 import { paths } from '#src/app/paths.ts'
@@ -47,6 +47,7 @@ function SignedInPausedPage() {
 		return (
 			<PausedFrame icon={<PauseCircle aria-hidden className="mx-auto size-10 text-muted-foreground" />}>
 				<PausedExplanation org={org.data} />
+				<YourData />
 			</PausedFrame>
 		)
 	}
@@ -62,6 +63,29 @@ function SignedInPausedPage() {
 				<Link to={paths.home}>Go to the dashboard</Link>
 			</Button>
 		</PausedFrame>
+	)
+}
+
+const PausedExports = lazy(() => import('./paused-exports.tsx'))
+
+/** The team's data, downloadable while the dashboard is closed: opened on demand. */
+function YourData() {
+	const [isOpen, setIsOpen] = useState(false)
+	return (
+		<details
+			className="rounded-lg border px-4 py-3 text-left"
+			onToggle={(event) => setIsOpen((event.target as HTMLDetailsElement).open)}
+		>
+			<summary className="cursor-pointer font-medium text-sm">Download your data</summary>
+			<p className="mt-2 text-muted-foreground text-sm">Every database and every form's answers, as CSV files.</p>
+			{isOpen ? (
+				<div className="mt-3">
+					<Suspense fallback={<Skeleton className="h-8" />}>
+						<PausedExports />
+					</Suspense>
+				</div>
+			) : null}
+		</details>
 	)
 }
 
