@@ -31,7 +31,7 @@ export function createSessionCheck(deps: { db: Db; secret: string }) {
 
 	/** The session token a bearer header carries, when its signature is ours; null otherwise. */
 	function tokenOf(authorization: string | undefined): string | null {
-		if (!authorization || authorization.slice(0, 7).toLowerCase() !== 'bearer ') {
+		if (authorization?.slice(0, 7).toLowerCase() !== 'bearer ') {
 			return null
 		}
 		const raw = authorization.slice(7).trim()
