@@ -113,6 +113,39 @@ const entryDetailsShape = {
 export const startTimerSchema = z.object({ databaseId: idSchema, ...entryDetailsShape })
 export type StartTimer = z.input<typeof startTimerSchema>
 
+/** At most this long for one entry: a timer forgotten over a week is a mistake to fix, not time. */
+export const maxEntrySeconds = 7 * 24 * 3600
+
+/**
+ * A manual entry: its start, and its end or its duration. `startedAt` and `endedAt` are
+ * instants with an offset; the person's time zone is applied by the client.
+ */
+export const createEntrySchema = z.object({
+	databaseId: idSchema,
+	startedAt: z.iso.datetime({ offset: true }),
+	endedAt: z.iso.datetime({ offset: true }).nullable().default(null),
+	durationSeconds: z.number().int().min(0).max(maxEntrySeconds).nullable().default(null),
+	...entryDetailsShape,
+})
+export type CreateEntry = z.input<typeof createEntrySchema>
+
+/** Changes to an entry: only what is given changes; a running entry's end comes from stopping it. */
+export const updateEntrySchema = z.object({
+	startedAt: z.iso.datetime({ offset: true }).optional(),
+	endedAt: z.iso.datetime({ offset: true }).optional(),
+	description: entryDetailsShape.description.unwrap().unwrap().nullable().optional(),
+	project: entryDetailsShape.project.unwrap().unwrap().nullable().optional(),
+	task: entryDetailsShape.task.unwrap().unwrap().nullable().optional(),
+	tags: entryDetailsShape.tags.unwrap().optional(),
+	billable: z.boolean().nullable().optional(),
+})
+export type UpdateEntry = z.input<typeof updateEntrySchema>
+
+export const listEntriesQuerySchema = z.object({
+	databaseId: idSchema.optional(),
+	limit: z.coerce.number().int().min(1).max(200).default(50),
+})
+
 /** Where an entry's row stands in the write queue: its last write's state. */
 export const entryDeliverySchema = z.enum(['pending', 'delivered', 'failed', 'dead'])
 

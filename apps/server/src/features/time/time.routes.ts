@@ -4,12 +4,15 @@
 
 import { idSchema, okSchema } from '@blocksmith/contracts/common.ts'
 import {
+	createEntrySchema,
 	createTimeDatabaseSchema,
 	currentTimerSchema,
+	listEntriesQuerySchema,
 	saveTimeMappingSchema,
 	startTimerSchema,
 	timeDatabaseSchema,
 	timeEntrySchema,
+	updateEntrySchema,
 } from '@blocksmith/contracts/time.ts'
 import { type WorkspaceTool, workspaceToolSchema } from '@blocksmith/contracts/workspaces.ts'
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
@@ -18,6 +21,7 @@ import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/au
 import type { Auth } from '#src/core/auth/auth.ts'
 import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
 import type { TimeCtx, TimeDeps } from './time.deps.ts'
+import { createEntry, listEntries, updateEntry } from './time.entries.ts'
 import { createTimeDatabase, getTimeDatabase, listTimeDatabases, removeMapping, saveMapping } from './time.service.ts'
 import { currentTimer, startTimer, stopTimer } from './time.timer.ts'
 
@@ -86,6 +90,33 @@ function routesFor(tool: WorkspaceTool) {
 			summary: "Stop the caller's timer: its row gets the end (and duration) after the start is delivered",
 			responses: { 200: jsonResponse(timeEntrySchema, 'Stopped'), 404: problemResponse('No timer running') },
 		}),
+		entries: timeRoute(tool, {
+			method: 'get',
+			path: '/entries',
+			summary: "The caller's entries tracked here, newest first",
+			request: { query: listEntriesQuerySchema },
+			responses: { 200: jsonResponse(z.array(timeEntrySchema), 'Entries'), 400: bad },
+		}),
+		createEntry: timeRoute(tool, {
+			method: 'post',
+			path: '/entries',
+			summary: 'Add a finished entry by hand (start, and end or duration): its row is written through the write queue',
+			request: { body: jsonBody(createEntrySchema) },
+			responses: { 201: jsonResponse(timeEntrySchema, 'Added'), 400: bad, 409: running },
+		}),
+		updateEntry: timeRoute(tool, {
+			method: 'patch',
+			path: '/entries/{id}',
+			summary: "Change an entry (only its own person can); its row follows the entry's earlier writes",
+			request: { params: idParams, body: jsonBody(updateEntrySchema) },
+			responses: {
+				200: jsonResponse(timeEntrySchema, 'Changed'),
+				400: bad,
+				403: problemResponse("Another person's entry"),
+				404: notFound,
+				409: problemResponse('Changed meanwhile, or the database changed since it was mapped'),
+			},
+		}),
 		stopEntry: timeRoute(tool, {
 			method: 'post',
 			path: '/entries/{id}/stop',
@@ -137,6 +168,11 @@ export function createTimeRoutes(deps: { auth: Auth; time: TimeDeps }) {
 		router.openapi(routes.timer, async (c) => c.json({ entry: await currentTimer(ctx(c), tool) }, 200))
 		router.openapi(routes.start, async (c) => c.json(await startTimer(ctx(c), tool, c.req.valid('json')), 201))
 		router.openapi(routes.stop, async (c) => c.json(await stopTimer(ctx(c), tool), 200))
+		router.openapi(routes.entries, async (c) => c.json(await listEntries(ctx(c), tool, c.req.valid('query')), 200))
+		router.openapi(routes.createEntry, async (c) => c.json(await createEntry(ctx(c), tool, c.req.valid('json')), 201))
+		router.openapi(routes.updateEntry, async (c) =>
+			c.json(await updateEntry(ctx(c), tool, id(c), c.req.valid('json')), 200),
+		)
 		router.openapi(routes.stopEntry, async (c) => c.json(await stopTimer(ctx(c), tool, id(c)), 200))
 	}
 	router.openapi(createDatabaseRoute, async (c) => c.json(await createTimeDatabase(ctx(c), c.req.valid('json')), 201))

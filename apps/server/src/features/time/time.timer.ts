@@ -10,7 +10,7 @@ import { listUsers } from '#src/workspaces/workspaces.service.ts'
 import { queueDelivery, storeWrite } from '#src/workspaces/workspaces.writes.ts'
 import { type TimeCtx, workspaceCtxFor } from './time.deps.ts'
 import { checkMapping } from './time.mapping.ts'
-import { canStopEntry, timeRefusals } from './time.policy.ts'
+import { canChangeEntry, timeRefusals } from './time.policy.ts'
 import { timeEntries } from './time.schema.ts'
 import { findTimeDatabase, mappingTarget } from './time.service.ts'
 
@@ -21,13 +21,15 @@ import { findTimeDatabase, mappingTarget } from './time.service.ts'
 // or before the create was delivered, still lands on the row the start creates, once.
 
 type EntryRecord = typeof timeEntries.$inferSelect
+/** What an entry says besides its time. */
+type EntryDetails = Pick<StartTimer, 'description' | 'project' | 'task' | 'tags' | 'billable'>
 
-function invalid(errors: FieldError[]): never {
+export function invalid(errors: FieldError[]): never {
 	throw new AppError('VALIDATION_FAILED', { detail: errors[0]?.message ?? 'Invalid entry.', errors })
 }
 
 /** Entries with their row (once created) and the state of their last write. */
-async function toEntries(ctx: TimeCtx, records: EntryRecord[]): Promise<TimeEntry[]> {
+export async function toEntries(ctx: TimeCtx, records: EntryRecord[]): Promise<TimeEntry[]> {
 	if (records.length === 0) {
 		return []
 	}
@@ -62,7 +64,7 @@ async function toEntries(ctx: TimeCtx, records: EntryRecord[]): Promise<TimeEntr
 }
 
 /** Entries with their database's workspace: every caller filters by organization and tool. */
-function entriesWithTool(ctx: TimeCtx) {
+export function entriesWithTool(ctx: TimeCtx) {
 	return ctx.db
 		.select({ entry: timeEntries })
 		.from(timeEntries)
@@ -86,7 +88,7 @@ export async function currentTimer(ctx: TimeCtx, tool: WorkspaceTool): Promise<T
 }
 
 /** The person's value in the workspace: the member for a built-in one, their Notion user (same e-mail) in Notion. */
-async function personValue(ctx: TimeCtx, tool: WorkspaceTool, workspaceId: string): Promise<string[] | null> {
+export async function personValue(ctx: TimeCtx, tool: WorkspaceTool, workspaceId: string): Promise<string[] | null> {
 	if (tool === 'local') {
 		return [ctx.userId]
 	}
@@ -126,11 +128,11 @@ async function projectValue(ctx: TimeCtx, property: Property, project: string): 
 }
 
 /** The row's values for a new entry, written only where the mapping has a property. */
-async function startValues(
+export async function startValues(
 	ctx: TimeCtx,
 	mapping: TimeMapping,
 	properties: Property[],
-	input: StartTimer,
+	input: EntryDetails,
 	startedAt: Date,
 	person: string[] | null,
 ): Promise<RowValues> {
@@ -181,7 +183,7 @@ async function startValues(
 }
 
 /** The saved mapping of a database, still fitting its properties; 400 naming `databaseId` when there is none. */
-async function mappedDatabase(ctx: TimeCtx, tool: WorkspaceTool, databaseId: string) {
+export async function mappedDatabase(ctx: TimeCtx, tool: WorkspaceTool, databaseId: string) {
 	const found = await findTimeDatabase(ctx, tool, databaseId).catch(() => null)
 	if (!found?.saved) {
 		invalid([{ field: 'databaseId', message: 'Choose a database whose properties are mapped for time tracking.' }])
@@ -248,7 +250,7 @@ export async function startTimer(ctx: TimeCtx, tool: WorkspaceTool, input: Start
 }
 
 /** The row's values once an entry ends: the end (or the range's end) and the duration. */
-function stopValues(mapping: TimeMapping, entry: EntryRecord, endedAt: Date): RowValues {
+export function stopValues(mapping: TimeMapping, entry: EntryRecord, endedAt: Date): RowValues {
 	const values: RowValues = {}
 	const start = entry.startedAt.toISOString()
 	const end = endedAt.toISOString()
@@ -282,8 +284,8 @@ export async function stopTimer(ctx: TimeCtx, tool: WorkspaceTool, entryId?: str
 		throw new AppError('NOT_FOUND', { detail: entryId ? 'No such entry.' : 'Your timer is not running.' })
 	}
 	const entry = row.entry
-	if (!canStopEntry(entry, ctx.userId)) {
-		throw new AppError('FORBIDDEN', { detail: timeRefusals.stopEntry })
+	if (!canChangeEntry(entry, ctx.userId)) {
+		throw new AppError('FORBIDDEN', { detail: timeRefusals.changeEntry })
 	}
 	if (entry.endedAt) {
 		throw new AppError('CONFLICT', { detail: 'This entry is already stopped.' })
@@ -299,14 +301,17 @@ export async function stopTimer(ctx: TimeCtx, tool: WorkspaceTool, entryId?: str
 			{ databaseId: entry.databaseId, after: entry.lastWriteId, values, source: `time:${entry.id}` },
 			found.database,
 		)
-		// Only a running entry stops: a stop racing another one stores nothing.
+		// Only a running entry stops, and only after the write read above: a stop racing another
+		// change stores nothing, so the row's writes stay one chain.
 		const [stopped] = await tx
 			.update(timeEntries)
 			.set({ endedAt, lastWriteId: write.id, updatedAt: new Date() })
-			.where(and(eq(timeEntries.id, entry.id), isNull(timeEntries.endedAt)))
+			.where(
+				and(eq(timeEntries.id, entry.id), isNull(timeEntries.endedAt), eq(timeEntries.lastWriteId, entry.lastWriteId)),
+			)
 			.returning()
 		if (!stopped) {
-			throw new AppError('CONFLICT', { detail: 'This entry is already stopped.' })
+			throw new AppError('CONFLICT', { detail: 'This entry changed meanwhile. Try again.' })
 		}
 		await queueDelivery(ctx.workspaces, write.id, tx)
 		return stopped
