@@ -8,7 +8,7 @@ import { AppError } from '#src/lib/errors.ts'
 // can say what is missing. Pure: the service reads the databases.
 
 /** The types each field can be stored in. */
-export const fieldTypes: Record<TimeField, readonly PropertyType[]> = {
+const fieldTypes: Record<TimeField, readonly PropertyType[]> = {
 	start: ['date'],
 	end: ['date'],
 	duration: ['number'],
