@@ -240,6 +240,24 @@ describe('the timer', () => {
 		expect(done.values[idOf(entries, 'Hours') as string]).toBeCloseTo(hours, 3)
 		const none = await t.request('POST', '/dashboard/local_time/timer/stop', { token: owner.token })
 		expect(none.status).toBe(404)
+
+		// Continue: a new running entry with the same details, a new row.
+		const continued = await t.request('POST', `/dashboard/local_time/entries/${started.body.id}/continue`, {
+			token: owner.token,
+		})
+		expect(continued.status).toBe(201)
+		expect(continued.body).toMatchObject({
+			isRunning: true,
+			description: 'Wireframes',
+			project: projectId,
+			tags: ['Deep work'],
+			billable: true,
+		})
+		expect(continued.body.id).not.toBe(started.body.id)
+		const twice = await t.request('POST', `/dashboard/local_time/entries/${started.body.id}/continue`, {
+			token: owner.token,
+		})
+		expect(twice.status).toBe(409)
 	})
 
 	test('a stop stored before its start was delivered lands on the row the start creates', async () => {
@@ -385,11 +403,15 @@ describe('manual entries', () => {
 			'every change delivered',
 			async () =>
 				(
-					(await t.request('GET', '/dashboard/local_time/entries', { token: owner.token })).body as { id: string }[]
-				).find((e) => e.id === id) as { delivery: string; rowId: string | null },
+					(await t.request('GET', '/dashboard/local_time/entries', { token: owner.token })).body as {
+						id: string
+						delivery: string
+						rowId: string | null
+					}[]
+				).find((e) => e.id === id),
 			(e) => e?.delivery === 'delivered' && e.rowId !== null,
 		)
-		const done = await row(owner.token, entries.id, entry.rowId as string)
+		const done = await row(owner.token, entries.id, entry?.rowId as string)
 		expect(done.title).toBe('Typed in, renamed')
 		expect(done.values[idOf(entries, 'When') as string]).toMatchObject({
 			start: '2026-03-02T09:00:00.000Z',

@@ -23,7 +23,7 @@ import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse }
 import type { TimeCtx, TimeDeps } from './time.deps.ts'
 import { createEntry, listEntries, updateEntry } from './time.entries.ts'
 import { createTimeDatabase, getTimeDatabase, listTimeDatabases, removeMapping, saveMapping } from './time.service.ts'
-import { currentTimer, startTimer, stopTimer } from './time.timer.ts'
+import { continueEntry, currentTimer, startTimer, stopTimer } from './time.timer.ts'
 
 const idParams = z.object({ id: idSchema })
 const { 400: bad, 404: notFound } = commonProblems
@@ -117,6 +117,18 @@ function routesFor(tool: WorkspaceTool) {
 				409: problemResponse('Changed meanwhile, or the database changed since it was mapped'),
 			},
 		}),
+		continueEntry: timeRoute(tool, {
+			method: 'post',
+			path: '/entries/{id}/continue',
+			summary: "Start the timer again with a past entry's database, project, task, tags and description",
+			request: { params: idParams },
+			responses: {
+				201: jsonResponse(timeEntrySchema, 'Running'),
+				403: problemResponse("Another person's entry"),
+				404: notFound,
+				409: running,
+			},
+		}),
 		stopEntry: timeRoute(tool, {
 			method: 'post',
 			path: '/entries/{id}/stop',
@@ -173,6 +185,7 @@ export function createTimeRoutes(deps: { auth: Auth; time: TimeDeps }) {
 		router.openapi(routes.updateEntry, async (c) =>
 			c.json(await updateEntry(ctx(c), tool, id(c), c.req.valid('json')), 200),
 		)
+		router.openapi(routes.continueEntry, async (c) => c.json(await continueEntry(ctx(c), tool, id(c)), 201))
 		router.openapi(routes.stopEntry, async (c) => c.json(await stopTimer(ctx(c), tool, id(c)), 200))
 	}
 	router.openapi(createDatabaseRoute, async (c) => c.json(await createTimeDatabase(ctx(c), c.req.valid('json')), 201))

@@ -184,7 +184,12 @@ export async function startValues(
 
 /** The saved mapping of a database, still fitting its properties; 400 naming `databaseId` when there is none. */
 export async function mappedDatabase(ctx: TimeCtx, tool: WorkspaceTool, databaseId: string) {
-	const found = await findTimeDatabase(ctx, tool, databaseId).catch(() => null)
+	const found = await findTimeDatabase(ctx, tool, databaseId).catch((error: unknown) => {
+		if (error instanceof AppError && error.code === 'NOT_FOUND') {
+			return null
+		}
+		throw error
+	})
 	if (!found?.saved) {
 		invalid([{ field: 'databaseId', message: 'Choose a database whose properties are mapped for time tracking.' }])
 	}
@@ -247,6 +252,28 @@ export async function startTimer(ctx: TimeCtx, tool: WorkspaceTool, input: Start
 	})
 	const [entry] = await toEntries(ctx, [record])
 	return entry as TimeEntry
+}
+
+/** Starts the timer again on a past entry of the caller's: the same database, project, task, tags and description. */
+export async function continueEntry(ctx: TimeCtx, tool: WorkspaceTool, entryId: string): Promise<TimeEntry> {
+	const [row] = await entriesWithTool(ctx).where(
+		and(eq(timeEntries.organizationId, ctx.orgId), eq(workspaces.tool, tool), eq(timeEntries.id, entryId)),
+	)
+	if (!row) {
+		throw new AppError('NOT_FOUND', { detail: 'No such entry.' })
+	}
+	const { entry } = row
+	if (!canChangeEntry(entry, ctx.userId)) {
+		throw new AppError('FORBIDDEN', { detail: timeRefusals.changeEntry })
+	}
+	return startTimer(ctx, tool, {
+		databaseId: entry.databaseId,
+		description: entry.description,
+		project: entry.project,
+		task: entry.task,
+		tags: entry.tags,
+		billable: entry.billable,
+	})
 }
 
 /** The row's values once an entry ends: the end (or the range's end) and the duration. */
