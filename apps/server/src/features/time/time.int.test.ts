@@ -1,13 +1,22 @@
-import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { teamWithEveryRole } from '#src/test/teams.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
-import { workspaceRows } from '#src/workspaces/workspaces.schema.ts'
+import {
+	type Check,
+	type Database,
+	idOf,
+	mappedSample as mapped,
+	sample as newSample,
+	timeDatabase as readTimeDatabase,
+	storedRow,
+	type TimeDatabase,
+	until,
+} from '#src/test/time.ts'
 
 // Time tracking on the built-in database, end to end: the suggested mapping of the sample's
 // Time entries, mappings checked against the database, a new time database, the timer through
 // the write queue (start, a new request reads it running, stop, the row has start and end),
-// one timer per person, who may stop it, and tenancy.
+// one timer per person, who may stop it, and tenancy. Manual entries: time.entries.int.test.ts.
 
 let t: TestApp
 
@@ -18,64 +27,10 @@ afterAll(async () => {
 	await t.close()
 })
 
-type Property = { id: string; name: string; type: string }
-type Database = { id: string; name: string; properties: Property[] }
-type Check = { field: string; propertyId: string | null; propertyName: string | null; isMapped: boolean }
-type Review = { mapping: Record<string, unknown>; fields: Check[]; isComplete: boolean }
-type TimeDatabase = { id: string; name: string; saved: Review | null; suggested: Review }
-
-async function until<T>(what: string, read: () => Promise<T>, isDone: (value: T) => boolean, timeoutMs = 20_000) {
-	const deadline = Date.now() + timeoutMs
-	let last = await read()
-	while (!isDone(last)) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last).slice(0, 800)}`)
-		}
-		await new Promise((resolve) => setTimeout(resolve, 100))
-		last = await read()
-	}
-	return last
-}
-
-async function sample(token: string) {
-	const created = await t.request('POST', '/dashboard/workspaces/sample', { token })
-	expect(created.status).toBe(201)
-	const workspaceId = created.body.workspace.id as string
-	const list = await t.request('GET', `/dashboard/local/databases?workspaceId=${workspaceId}`, { token })
-	const byName = Object.fromEntries((list.body as Database[]).map((database) => [database.name, database]))
-	return { workspaceId, byName: byName as Record<string, Database> }
-}
-
-const idOf = (database: Database, name: string) => database.properties.find((p) => p.name === name)?.id
-
-async function timeDatabase(token: string, id: string): Promise<TimeDatabase> {
-	const response = await t.request('GET', `/dashboard/local_time/databases/${id}`, { token })
-	expect(response.status).toBe(200)
-	return response.body
-}
-
-/** The sample's Time entries with the suggested mapping saved. */
-async function mappedSample(token: string) {
-	const { workspaceId, byName } = await sample(token)
-	const entries = byName['Time entries'] as Database
-	const suggested = (await timeDatabase(token, entries.id)).suggested
-	const saved = await t.request('PUT', `/dashboard/local_time/databases/${entries.id}`, {
-		token,
-		json: { mapping: suggested.mapping },
-	})
-	expect(saved.status).toBe(200)
-	return { workspaceId, byName, entries }
-}
-
-/** The row as stored (the rows API pages through a database; one row is enough here). */
-async function row(_token: string, databaseId: string, rowId: string) {
-	const [stored] = await t.db
-		.select()
-		.from(workspaceRows)
-		.where(and(eq(workspaceRows.id, rowId), eq(workspaceRows.databaseId, databaseId)))
-	expect(stored).toBeDefined()
-	return stored as { values: Record<string, unknown>; title: string }
-}
+const sample = (token: string) => newSample(t, token)
+const timeDatabase = (token: string, id: string): Promise<TimeDatabase> => readTimeDatabase(t, token, id)
+const mappedSample = (token: string) => mapped(t, token)
+const row = (_token: string, databaseId: string, rowId: string) => storedRow(t, databaseId, rowId)
 
 describe('time databases', () => {
 	test("the sample's Time entries get a complete suggested mapping; databases without a date or number are not offered", async () => {
@@ -363,113 +318,6 @@ describe('the timer', () => {
 			token: team.member.token,
 		})
 		expect(ownStop.status).toBe(200)
-	})
-})
-
-describe('manual entries', () => {
-	test('an entry typed in by hand, then changed twice: the row ends with the last change, in order', async () => {
-		const owner = await t.signUp()
-		const { byName, entries } = await mappedSample(owner.token)
-		const projects = await t.request('GET', `/dashboard/local/databases/${byName.Projects?.id}/rows?limit=2`, {
-			token: owner.token,
-		})
-		const [first, second] = projects.body.rows.map((r: { id: string }) => r.id) as [string, string]
-		const created = await t.request('POST', '/dashboard/local_time/entries', {
-			token: owner.token,
-			json: {
-				databaseId: entries.id,
-				startedAt: '2026-03-02T09:00:00.000Z',
-				durationSeconds: 5400,
-				description: 'Typed in',
-				project: first,
-				tags: ['Meeting'],
-			},
-		})
-		expect(created.status).toBe(201)
-		expect(created.body).toMatchObject({ isRunning: false, endedAt: '2026-03-02T10:30:00.000Z' })
-		const id = created.body.id as string
-		const edits = [
-			{ description: 'Typed in, renamed', project: second },
-			{ tags: [], billable: true, endedAt: '2026-03-02T11:00:00.000Z' },
-		]
-		for (const edit of edits) {
-			const changed = await t.request('PATCH', `/dashboard/local_time/entries/${id}`, {
-				token: owner.token,
-				json: edit,
-			})
-			expect(changed.status).toBe(200)
-		}
-		const entry = await until(
-			'every change delivered',
-			async () =>
-				(
-					(await t.request('GET', '/dashboard/local_time/entries', { token: owner.token })).body as {
-						id: string
-						delivery: string
-						rowId: string | null
-					}[]
-				).find((e) => e.id === id),
-			(e) => e?.delivery === 'delivered' && e.rowId !== null,
-		)
-		const done = await row(owner.token, entries.id, entry?.rowId as string)
-		expect(done.title).toBe('Typed in, renamed')
-		expect(done.values[idOf(entries, 'When') as string]).toMatchObject({
-			start: '2026-03-02T09:00:00.000Z',
-			end: '2026-03-02T11:00:00.000Z',
-		})
-		expect(done.values[idOf(entries, 'Hours') as string]).toBe(2)
-		expect(done.values[idOf(entries, 'Project') as string]).toEqual([second])
-		expect(done.values[idOf(entries, 'Tags') as string]).toEqual([])
-		expect(done.values[idOf(entries, 'Billable') as string]).toBe(true)
-	})
-
-	test('bad entries and edits are 400s naming the field; only the person changes their entry', async () => {
-		const team = await teamWithEveryRole(t)
-		const { entries } = await mappedSample(team.owner.token)
-		const create = (json: Record<string, unknown>) =>
-			t.request('POST', '/dashboard/local_time/entries', {
-				token: team.member.token,
-				json: { databaseId: entries.id, startedAt: '2026-03-02T09:00:00Z', ...json },
-			})
-		const cases: [Record<string, unknown>, string][] = [
-			[{}, 'endedAt'],
-			[{ endedAt: '2026-03-02T08:00:00Z' }, 'endedAt'],
-			[{ durationSeconds: -5 }, 'durationSeconds'],
-			[{ endedAt: '2026-03-20T08:00:00Z' }, 'endedAt'],
-			[{ startedAt: 'yesterday', durationSeconds: 60 }, 'startedAt'],
-			[{ durationSeconds: 60, tags: ['Nope'] }, 'tags'],
-		]
-		for (const [json, field] of cases) {
-			const response = await create(json)
-			expect(response.status, JSON.stringify(json)).toBe(400)
-			expect(response.body.errors.map((error: { field: string }) => error.field)).toContain(field)
-		}
-		const created = await create({ durationSeconds: 600, description: 'Mine' })
-		expect(created.status).toBe(201)
-		const path = `/dashboard/local_time/entries/${created.body.id}`
-		const badEdit = await t.request('PATCH', path, {
-			token: team.member.token,
-			json: { endedAt: '2026-03-01T00:00:00Z' },
-		})
-		expect(badEdit.status).toBe(400)
-		expect(badEdit.body.errors[0].field).toBe('endedAt')
-		const refused = await t.request('PATCH', path, { token: team.owner.token, json: { description: 'Not yours' } })
-		expect(refused.status).toBe(403)
-		const stranger = await t.signUp()
-		const hidden = await t.request('PATCH', path, { token: stranger.token, json: { description: 'Nope' } })
-		expect(hidden.status).toBe(404)
-		const strangerList = await t.request('GET', '/dashboard/local_time/entries', { token: stranger.token })
-		expect(strangerList.body).toEqual([])
-		const running = await t.request('POST', '/dashboard/local_time/timer/start', {
-			token: team.member.token,
-			json: { databaseId: entries.id },
-		})
-		const endRunning = await t.request('PATCH', `/dashboard/local_time/entries/${running.body.id}`, {
-			token: team.member.token,
-			json: { endedAt: '2030-01-01T00:00:00Z' },
-		})
-		expect(endRunning.status).toBe(400)
-		expect(endRunning.body.errors[0].field).toBe('endedAt')
 	})
 })
 
