@@ -117,7 +117,7 @@ export type StartTimer = z.input<typeof startTimerSchema>
 export const maxEntrySeconds = 7 * 24 * 3600
 
 /**
- * A manual entry: its start, and its end or its duration. `startedAt` and `endedAt` are
+ * A manual entry: its start, and its end or its duration (in seconds, or as typed). `startedAt` and `endedAt` are
  * instants with an offset; the person's time zone is applied by the client.
  */
 export const createEntrySchema = z.object({
@@ -125,6 +125,8 @@ export const createEntrySchema = z.object({
 	startedAt: z.iso.datetime({ offset: true }),
 	endedAt: z.iso.datetime({ offset: true }).nullable().default(null),
 	durationSeconds: z.number().int().min(0).max(maxEntrySeconds).nullable().default(null),
+	/** Or the duration as typed: `1:30`, `1.5h`, `90m` (time-duration.ts). */
+	duration: z.string().trim().max(40).nullable().default(null),
 	...entryDetailsShape,
 })
 export type CreateEntry = z.input<typeof createEntrySchema>

@@ -127,12 +127,17 @@ describe('manual entries', () => {
 			[{ endedAt: '2026-03-20T08:00:00Z' }, 'endedAt'],
 			[{ startedAt: 'yesterday', durationSeconds: 60 }, 'startedAt'],
 			[{ durationSeconds: 60, tags: ['Nope'] }, 'tags'],
+			[{ duration: '3 days' }, 'duration'],
+			[{ duration: 'soon' }, 'duration'],
 		]
 		for (const [json, field] of cases) {
 			const response = await create(json)
 			expect(response.status, JSON.stringify(json)).toBe(400)
 			expect(response.body.errors.map((error: { field: string }) => error.field)).toContain(field)
 		}
+		const typed = await create({ duration: '1:30', description: 'Typed duration' })
+		expect(typed.status).toBe(201)
+		expect(typed.body.endedAt).toBe('2026-03-02T10:30:00.000Z')
 		const created = await create({ durationSeconds: 600, description: 'Mine' })
 		expect(created.status).toBe(201)
 		const path = `/dashboard/local_time/entries/${created.body.id}`

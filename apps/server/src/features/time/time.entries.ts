@@ -7,6 +7,7 @@ import { AppError } from '#src/lib/errors.ts'
 import { workspaces } from '#src/workspaces/workspaces.schema.ts'
 import { queueDelivery, storeWrite } from '#src/workspaces/workspaces.writes.ts'
 import { type TimeCtx, workspaceCtxFor } from './time.deps.ts'
+import { parseDurationField } from './time.duration.ts'
 import { canChangeEntry, timeRefusals } from './time.policy.ts'
 import { timeEntries } from './time.schema.ts'
 import {
@@ -101,7 +102,8 @@ function clearedValues(mapping: TimeMapping, properties: Property[], input: Upda
 export async function createEntry(ctx: TimeCtx, tool: WorkspaceTool, input: CreateEntry): Promise<TimeEntry> {
 	const { database, mapping } = await mappedDatabase(ctx, tool, input.databaseId)
 	const startedAt = new Date(input.startedAt)
-	const endedAt = endOf(startedAt, input.endedAt, input.durationSeconds)
+	const typed = parseDurationField('duration', input.duration, { maxSeconds: maxEntrySeconds })
+	const endedAt = endOf(startedAt, input.endedAt, input.durationSeconds ?? typed)
 	const person = mapping.person ? await personValue(ctx, tool, database.workspaceId) : null
 	const id = randomUUID()
 	const draft = { startedAt } as EntryRecord
