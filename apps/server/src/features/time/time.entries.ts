@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { CreateEntry, TimeEntry, TimeMapping, UpdateEntry } from '@blocksmith/contracts/time.ts'
 import { maxEntrySeconds } from '@blocksmith/contracts/time.ts'
 import type { Property, RowValues, WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
@@ -17,6 +16,7 @@ import {
 	personValue,
 	startValues,
 	stopValues,
+	storeEntry,
 	toEntries,
 } from './time.timer.ts'
 
@@ -105,39 +105,12 @@ export async function createEntry(ctx: TimeCtx, tool: WorkspaceTool, input: Crea
 	const typed = parseDurationField('duration', input.duration, { maxSeconds: maxEntrySeconds })
 	const endedAt = endOf(startedAt, input.endedAt, input.durationSeconds ?? typed)
 	const person = mapping.person ? await personValue(ctx, tool, database.workspaceId) : null
-	const id = randomUUID()
 	const draft = { startedAt } as EntryRecord
 	const values = {
 		...(await startValues(ctx, mapping, database.properties, input, startedAt, person)),
 		...stopValues(mapping, draft, endedAt),
 	}
-	const record = await ctx.db.transaction(async (tx) => {
-		const write = await storeWrite(
-			{ ...workspaceCtxFor(ctx), db: tx },
-			{ databaseId: database.id, values, source: `time:${id}` },
-			database,
-		)
-		const [inserted] = await tx
-			.insert(timeEntries)
-			.values({
-				id,
-				organizationId: ctx.orgId,
-				userId: ctx.userId,
-				databaseId: database.id,
-				createWriteId: write.id,
-				lastWriteId: write.id,
-				startedAt,
-				endedAt,
-				description: input.description ?? null,
-				project: input.project ?? null,
-				task: input.task ?? null,
-				tags: input.tags ?? [],
-				billable: input.billable ?? null,
-			})
-			.returning()
-		await queueDelivery(ctx.workspaces, write.id, tx)
-		return inserted as EntryRecord
-	})
+	const record = await storeEntry(ctx, database, input, values, { startedAt, endedAt })
 	const [entry] = await toEntries(ctx, [record])
 	return entry as TimeEntry
 }

@@ -203,6 +203,52 @@ export async function mappedDatabase(ctx: TimeCtx, tool: WorkspaceTool, database
 	return { database: found.database, mapping: found.saved.mapping }
 }
 
+/**
+ * Stores an entry with its row's create in the write queue, in one transaction, and queues the
+ * create. The running index refuses a second timer started at the same moment: nothing is
+ * stored then (409).
+ */
+export async function storeEntry(
+	ctx: TimeCtx,
+	database: typeof workspaceDatabases.$inferSelect,
+	details: EntryDetails,
+	values: RowValues,
+	times: { startedAt: Date; endedAt: Date | null },
+): Promise<EntryRecord> {
+	const id = randomUUID()
+	return ctx.db.transaction(async (tx) => {
+		const write = await storeWrite(
+			{ ...workspaceCtxFor(ctx), db: tx },
+			{ databaseId: database.id, values, source: `time:${id}` },
+			database,
+		)
+		const [inserted] = await tx
+			.insert(timeEntries)
+			.values({
+				id,
+				organizationId: ctx.orgId,
+				userId: ctx.userId,
+				databaseId: database.id,
+				createWriteId: write.id,
+				lastWriteId: write.id,
+				startedAt: times.startedAt,
+				endedAt: times.endedAt,
+				description: details.description ?? null,
+				project: details.project ?? null,
+				task: details.task ?? null,
+				tags: details.tags ?? [],
+				billable: details.billable ?? null,
+			})
+			.onConflictDoNothing()
+			.returning()
+		if (!inserted) {
+			throw new AppError('CONFLICT', { detail: 'Your timer is already running. Stop it first.' })
+		}
+		await queueDelivery(ctx.workspaces, write.id, tx)
+		return inserted
+	})
+}
+
 /** Starts the caller's timer: 409 while one runs (in any database of the organization). */
 export async function startTimer(ctx: TimeCtx, tool: WorkspaceTool, input: StartTimer): Promise<TimeEntry> {
 	const { database, mapping } = await mappedDatabase(ctx, tool, input.databaseId)
@@ -218,38 +264,7 @@ export async function startTimer(ctx: TimeCtx, tool: WorkspaceTool, input: Start
 	const startedAt = ctx.now()
 	const person = mapping.person ? await personValue(ctx, tool, database.workspaceId) : null
 	const values = await startValues(ctx, mapping, database.properties, input, startedAt, person)
-	const id = randomUUID()
-	const record = await ctx.db.transaction(async (tx) => {
-		const write = await storeWrite(
-			{ ...workspaceCtxFor(ctx), db: tx },
-			{ databaseId: database.id, values, source: `time:${id}` },
-			database,
-		)
-		// The running index refuses a second timer started at the same moment: nothing is stored then.
-		const [inserted] = await tx
-			.insert(timeEntries)
-			.values({
-				id,
-				organizationId: ctx.orgId,
-				userId: ctx.userId,
-				databaseId: database.id,
-				createWriteId: write.id,
-				lastWriteId: write.id,
-				startedAt,
-				description: input.description ?? null,
-				project: input.project ?? null,
-				task: input.task ?? null,
-				tags: input.tags ?? [],
-				billable: input.billable ?? null,
-			})
-			.onConflictDoNothing()
-			.returning()
-		if (!inserted) {
-			throw new AppError('CONFLICT', { detail: 'Your timer is already running. Stop it first.' })
-		}
-		await queueDelivery(ctx.workspaces, write.id, tx)
-		return inserted
-	})
+	const record = await storeEntry(ctx, database, input, values, { startedAt, endedAt: null })
 	const [entry] = await toEntries(ctx, [record])
 	return entry as TimeEntry
 }
