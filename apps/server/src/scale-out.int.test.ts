@@ -11,6 +11,7 @@ import { createFakeNotion, type FakeNotion, type RequestLogEntry } from '#src/te
 import { adminQuery, withDatabase } from '#src/test/global-setup.ts'
 import { startS3Server, type TestS3Server } from '#src/test/s3-server.ts'
 import { freePort, type ServerProcess, startServerProcess, waitUntilReady } from '#src/test/server-process.ts'
+import { until } from '#src/test/until.ts'
 
 // The multi-instance layout of the README (decision 027): two web processes (ROLE=web) and one
 // worker (ROLE=worker), real processes started as `npm start` starts them, on one PostgreSQL
@@ -223,19 +224,6 @@ async function signUp(instance: Instance) {
 		token: response.headers.get('set-auth-token') ?? '',
 		userId: response.body.user.id as string,
 	}
-}
-
-async function until<T>(what: string, read: () => Promise<T>, isDone: (value: T) => boolean, timeoutMs = 120_000) {
-	const deadline = Date.now() + timeoutMs
-	let last = await read()
-	while (!isDone(last)) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last).slice(0, 800)}`)
-		}
-		await new Promise((resolve) => setTimeout(resolve, 250))
-		last = await read()
-	}
-	return last
 }
 
 /** The most requests in any window of `ms` (each request opening one), and when. */

@@ -2,6 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { until } from '#src/test/until.ts'
 import { workspaceRows } from './workspaces.schema.ts'
 
 // A bulk import in Notion (more rows created in one minute than one query returns) reaches the
@@ -25,19 +26,6 @@ type Database = {
 	id: string
 	name: string
 	sync: { state: string; lastSyncedAt: string | null; rowCount: number; lastError: string | null }
-}
-
-async function until<T>(what: string, read: () => Promise<T>, isDone: (value: T) => boolean, timeoutMs = 40_000) {
-	const deadline = Date.now() + timeoutMs
-	let last: T = await read()
-	while (!isDone(last)) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last).slice(0, 800)}`)
-		}
-		await new Promise((resolve) => setTimeout(resolve, 200))
-		last = await read()
-	}
-	return last
 }
 
 async function databases(token: string, workspaceId: string): Promise<Database[]> {

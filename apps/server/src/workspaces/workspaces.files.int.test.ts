@@ -2,6 +2,7 @@ import type { FileValue } from '@blocksmith/contracts/workspaces.ts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { until } from '#src/test/until.ts'
 import { createNotionClient, createNotionConnector } from './notion/notion.connector.ts'
 import { createNotionQueue } from './notion/notion.queue.ts'
 
@@ -28,19 +29,6 @@ afterAll(async () => {
 	await t?.close()
 	await fake?.close()
 })
-
-async function until<T>(what: string, read: () => Promise<T>, isDone: (value: T) => boolean, timeoutMs = 30_000) {
-	const deadline = Date.now() + timeoutMs
-	let last = await read()
-	while (!isDone(last)) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out waiting for ${what}`)
-		}
-		await new Promise((resolve) => setTimeout(resolve, 100))
-		last = await read()
-	}
-	return last
-}
 
 type Row = { id: string; title: string; values: Record<string, unknown> }
 

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { until } from '#src/test/until.ts'
 import { workspaces } from './workspaces.schema.ts'
 
 // 403 is not 401: Notion's `restricted_resource` means the token works but lacks a capability,
@@ -33,19 +34,6 @@ type Database = {
 	id: string
 	name: string
 	sync: { state: string; lastSyncedAt: string | null; lastError: string | null }
-}
-
-async function until<T>(what: string, read: () => Promise<T>, isDone: (value: T) => boolean, timeoutMs = 30_000) {
-	const deadline = Date.now() + timeoutMs
-	let last = await read()
-	while (!isDone(last)) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last).slice(0, 500)}`)
-		}
-		await new Promise((resolve) => setTimeout(resolve, 100))
-		last = await read()
-	}
-	return last
 }
 
 const databases = async (token: string, workspaceId: string): Promise<Database[]> =>

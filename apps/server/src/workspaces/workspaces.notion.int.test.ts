@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { until } from '#src/test/until.ts'
 import { workspaces } from './workspaces.schema.ts'
 
 // The Notion side of the workspace layer, end to end: the app talks to the fake Notion server
@@ -38,19 +39,6 @@ type Database = {
 	sync: { state: string; lastSyncedAt: string | null; rowCount: number; lastError: string | null }
 }
 type Write = { id: string; state: string; attempts: number; lastError: string | null; rowId: string | null }
-
-async function until<T>(what: string, read: () => Promise<T>, isDone: (value: T) => boolean, timeoutMs = 90_000) {
-	const deadline = Date.now() + timeoutMs
-	let last: T = await read()
-	while (!isDone(last)) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last).slice(0, 800)}`)
-		}
-		await new Promise((resolve) => setTimeout(resolve, 200))
-		last = await read()
-	}
-	return last
-}
 
 async function databases(token: string, workspaceId: string): Promise<Database[]> {
 	const response = await t.request('GET', `/dashboard/notion/databases?workspaceId=${workspaceId}`, { token })

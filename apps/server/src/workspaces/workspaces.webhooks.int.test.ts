@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { until } from '#src/test/until.ts'
 import { workspaceSettings } from './workspaces.schema.ts'
 
 // Notion's webhooks as Notion (API 2025-09-03) sends them: a page event names its database and,
@@ -27,19 +28,6 @@ afterAll(async () => {
 	await t?.close()
 	await fake?.close()
 })
-
-async function until<T>(what: string, read: () => Promise<T> | T, isDone: (value: T) => boolean, timeoutMs = 30_000) {
-	const deadline = Date.now() + timeoutMs
-	let last = await read()
-	while (!isDone(last)) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out waiting for ${what}`)
-		}
-		await new Promise((resolve) => setTimeout(resolve, 100))
-		last = await read()
-	}
-	return last
-}
 
 function post(body: string, signature?: string) {
 	return t.request('POST', '/api/notion/webhooks', {

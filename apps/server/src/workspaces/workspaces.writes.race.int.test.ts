@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { until } from '#src/test/until.ts'
 import { type ConnectorFactory, createConnectorFactory } from './workspaces.connectors.ts'
 import type { WorkspaceDeps } from './workspaces.deps.ts'
 import { workspaceWrites } from './workspaces.schema.ts'
@@ -35,19 +36,6 @@ afterAll(async () => {
 })
 
 type Write = { id: string; state: string; attempts: number; rowId: string | null }
-
-async function until<T>(what: string, read: () => Promise<T>, isDone: (value: T) => boolean, timeoutMs = 60_000) {
-	const deadline = Date.now() + timeoutMs
-	let last = await read()
-	while (!isDone(last)) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last).slice(0, 500)}`)
-		}
-		await new Promise((resolve) => setTimeout(resolve, 100))
-		last = await read()
-	}
-	return last
-}
 
 async function connected() {
 	const account = await t.signUp()

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
 import { createTestApp, randomIp, type TestApp } from '#src/test/test-app.ts'
+import { until } from '#src/test/until.ts'
 import { workspaces } from '#src/workspaces/workspaces.schema.ts'
 import { accounts, members, users } from './auth.schema.ts'
 
@@ -181,19 +182,6 @@ async function organizationOf(bearer: string): Promise<{ id: string; role: strin
 	const details = await t.request('GET', '/dashboard/users/get_org_details', { token: bearer })
 	expect(details.status).toBe(200)
 	return details.body
-}
-
-async function until<T>(what: string, read: () => Promise<T>, isDone: (value: T) => boolean, timeoutMs = 60_000) {
-	const deadline = Date.now() + timeoutMs
-	let last = await read()
-	while (!isDone(last)) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last).slice(0, 500)}`)
-		}
-		await new Promise((resolve) => setTimeout(resolve, 200))
-		last = await read()
-	}
-	return last
 }
 
 describe('Continue with Notion', () => {

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { until } from '#src/test/until.ts'
 import { chartProjections } from './charts.schema.ts'
 
 // The typed projection in the running app (decision 022): a chart computed on a database with
@@ -17,20 +18,6 @@ afterAll(async () => {
 })
 
 type Database = { id: string; name: string; properties: { id: string; name: string; type: string }[] }
-
-async function until<T>(what: string, read: () => Promise<T>, isDone: (value: T) => boolean): Promise<T> {
-	const deadline = Date.now() + 30_000
-	for (;;) {
-		const value = await read()
-		if (isDone(value)) {
-			return value
-		}
-		if (Date.now() > deadline) {
-			throw new Error(`timed out waiting for ${what}`)
-		}
-		await new Promise((resolve) => setTimeout(resolve, 100))
-	}
-}
 
 describe('the typed projection', () => {
 	test('is built when a chart needs it, and rebuilt after the rows change', async () => {

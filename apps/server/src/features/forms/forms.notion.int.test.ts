@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
 import { submitAnswers, uploadFile } from '#src/test/forms.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { until } from '#src/test/until.ts'
 
 // A form on a Notion database: answers are accepted while Notion is down, show as pending or
 // failed, and reach Notion exactly once when it is back (by itself, or by "Retry").
@@ -29,19 +30,6 @@ afterAll(async () => {
 })
 
 type Submission = { id: string; delivery: { state: string; error: string | null; rowUrl: string | null } }
-
-async function until<T>(what: string, read: () => Promise<T>, isDone: (value: T) => boolean, timeoutMs = 60_000) {
-	const deadline = Date.now() + timeoutMs
-	let last = await read()
-	while (!isDone(last)) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last).slice(0, 800)}`)
-		}
-		await new Promise((resolve) => setTimeout(resolve, 200))
-		last = await read()
-	}
-	return last
-}
 
 /** A published form on the fake's Clients database. */
 async function notionForm() {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { until } from '#src/test/until.ts'
 
 // The timer against the fake Notion, through the official SDK: the start creates the page, the
 // stop completes it, and an outage while stopping (or before the start was even delivered)
@@ -28,19 +29,6 @@ afterAll(async () => {
 
 type Database = { id: string; name: string; sync: { state: string; lastSyncedAt: string | null } }
 type Write = { id: string; kind: string; state: string; attempts: number; source: string; rowId: string | null }
-
-async function until<T>(what: string, read: () => Promise<T>, isDone: (value: T) => boolean, timeoutMs = 60_000) {
-	const deadline = Date.now() + timeoutMs
-	let last = await read()
-	while (!isDone(last)) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last).slice(0, 800)}`)
-		}
-		await new Promise((resolve) => setTimeout(resolve, 150))
-		last = await read()
-	}
-	return last
-}
 
 /** A new account with the fake Notion connected, its Time entries mapped as suggested. */
 async function mappedTimeEntries() {
