@@ -173,3 +173,104 @@ export type TimeEntry = z.infer<typeof timeEntrySchema>
 /** The caller's running timer in this tool's databases, or null: read again on every load, tab and device. */
 export const currentTimerSchema = z.object({ entry: timeEntrySchema.nullable() })
 export type CurrentTimer = z.infer<typeof currentTimerSchema>
+
+/** The caller's running timer in any tool's databases (one per person per organization), for the app's header. */
+export const anyTimerSchema = z.object({
+	entry: timeEntrySchema.nullable(),
+	/** The tool of the entry's database, to reach it under /dashboard/{tool}_time. */
+	tool: workspaceToolSchema.nullable(),
+	/** The entry's database name and the project's name, to show without another read. */
+	databaseName: z.string().nullable(),
+	projectName: z.string().nullable(),
+})
+export type AnyTimer = z.infer<typeof anyTimerSchema>
+
+/**
+ * How long a deleted entry can be restored with "Undo" from the toast. The row's delete is a
+ * write like any other (delivered after the entry's earlier writes); undo is a restore write
+ * after it, so it works whether or not the delete was delivered yet.
+ */
+export const entryUndoSeconds = 30
+
+// ---- weekly timesheet ------------------------------------------------------------------------
+
+const isoDateSchema = z.iso.date()
+
+/** An IANA time zone name this runtime knows (browsers and Node share the ICU list). */
+export function isKnownTimeZone(name: string): boolean {
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone: name })
+		return true
+	} catch {
+		return false
+	}
+}
+
+export const timeZoneSchema = z
+	.string()
+	.trim()
+	.min(1)
+	.max(64)
+	.refine(isKnownTimeZone, 'Use a time zone such as Europe/Paris.')
+
+export const timesheetQuerySchema = z.object({
+	databaseId: idSchema,
+	/** Any day of the week to show; its week starts on `weekStart` (0 Sunday … 6 Saturday, Monday by default). */
+	date: isoDateSchema,
+	weekStart: z.coerce.number().int().min(0).max(6).default(1),
+	/** The person's time zone: which local day each second belongs to. */
+	timeZone: timeZoneSchema.default('UTC'),
+})
+export type TimesheetQuery = z.input<typeof timesheetQuerySchema>
+
+/** One row of the week: a project and task, with the caller's seconds per day. */
+export const timesheetRowSchema = z.object({
+	/** Stable within the week: the project and task it holds. */
+	key: z.string(),
+	/** As entries carry it: a projects row id (relation) or an option name (select); null: no project. */
+	project: z.string().nullable(),
+	projectName: z.string().nullable(),
+	task: z.string().nullable(),
+	/** Seconds per day, in the order of `days`. A running entry counts up to now. */
+	seconds: z.array(z.number().int().min(0)),
+	/** Per day, how many entries make up the cell (a cell of several can only grow from the grid). */
+	entries: z.array(z.number().int().min(0)),
+	total: z.number().int().min(0),
+})
+export type TimesheetRow = z.infer<typeof timesheetRowSchema>
+
+export const timesheetSchema = z.object({
+	databaseId: z.string(),
+	timeZone: z.string(),
+	/** The seven local dates of the week, first day first. */
+	days: z.array(isoDateSchema),
+	rows: z.array(timesheetRowSchema),
+	dayTotals: z.array(z.number().int().min(0)),
+	total: z.number().int().min(0),
+	/** Pairs of the caller's entries this week that overlap (each counted in full). */
+	overlaps: z.number().int().min(0),
+})
+export type Timesheet = z.infer<typeof timesheetSchema>
+
+/**
+ * Sets one cell (a project/task on a local day) to a total: an empty cell gets an entry of that
+ * length, a cell of one entry made here changes it, zero deletes it; a cell of several entries
+ * can only grow (an entry for the difference is added), shrinking it is a 409 (edit its entries).
+ */
+export const setTimesheetCellSchema = z.object({
+	databaseId: idSchema,
+	date: isoDateSchema,
+	timeZone: timeZoneSchema,
+	project: z.string().min(1).max(200).nullable().default(null),
+	task: z.string().trim().max(2000).nullable().default(null),
+	/** As typed: `1:30`, `1.5h`, `90m`; empty or `0` clears the cell. Or `seconds`. */
+	duration: z.string().trim().max(40).nullable().default(null),
+	seconds: z
+		.number()
+		.int()
+		.min(0)
+		.max(24 * 3600)
+		.nullable()
+		.default(null),
+})
+export type SetTimesheetCell = z.input<typeof setTimesheetCellSchema>

@@ -1,4 +1,5 @@
 import type { TimeMapping } from '@blocksmith/contracts/time.ts'
+import type { TimeRates, TimeViewSettings } from '@blocksmith/contracts/time-reports.ts'
 import { sql } from 'drizzle-orm'
 import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { organizations, users } from '#src/core/auth/auth.schema.ts'
@@ -19,6 +20,8 @@ export const timeDatabases = pgTable(
 			.notNull()
 			.references(() => workspaceDatabases.id, { onDelete: 'cascade' }),
 		mapping: jsonb('mapping').$type<TimeMapping>().notNull(),
+		/** Billable rates and currency; null until set (reports then show hours without amounts). */
+		rates: jsonb('rates').$type<TimeRates>(),
 		createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
 		createdAt,
 		updatedAt,
@@ -56,6 +59,13 @@ export const timeEntries = pgTable(
 		task: text('task'),
 		tags: jsonb('tags').$type<string[]>().notNull().default([]),
 		billable: boolean('billable'),
+		/**
+		 * The person as the row stores them (the member's id, or their Notion user's): reports name
+		 * a Notion person after the member who tracked as them.
+		 */
+		personRef: text('person_ref'),
+		/** Deleted by its person: hidden everywhere, its row's delete queued; undo clears it and restores the row. */
+		deletedAt: timestamp('deleted_at', { withTimezone: true }),
 		createdAt,
 		updatedAt,
 	},
@@ -64,4 +74,67 @@ export const timeEntries = pgTable(
 		uniqueIndex('time_entries_running_idx').on(table.organizationId, table.userId).where(sql`${table.endedAt} is null`),
 		index('time_entries_organization_database_idx').on(table.organizationId, table.databaseId),
 	],
+)
+
+/** A saved report: a time database's entries over a range of days, filtered, rounded and grouped. */
+export const timeViews = pgTable(
+	'time_views',
+	{
+		id: text('id').primaryKey(),
+		organizationId: text('organization_id')
+			.notNull()
+			.references(() => organizations.id, { onDelete: 'cascade' }),
+		databaseId: text('database_id')
+			.notNull()
+			.references(() => workspaceDatabases.id, { onDelete: 'cascade' }),
+		name: text('name').notNull(),
+		settings: jsonb('settings').$type<TimeViewSettings>().notNull(),
+		createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+		createdAt,
+		updatedAt,
+	},
+	(table) => [index('time_views_organization_database_idx').on(table.organizationId, table.databaseId)],
+)
+
+/** A read-only public link to a view's report; only the token's hash is kept. */
+export const timeShares = pgTable(
+	'time_shares',
+	{
+		id: text('id').primaryKey(),
+		organizationId: text('organization_id')
+			.notNull()
+			.references(() => organizations.id, { onDelete: 'cascade' }),
+		viewId: text('view_id')
+			.notNull()
+			.references(() => timeViews.id, { onDelete: 'cascade' }),
+		tokenHash: text('token_hash').notNull(),
+		expiresAt: timestamp('expires_at', { withTimezone: true }),
+		revokedAt: timestamp('revoked_at', { withTimezone: true }),
+		lastOpenedAt: timestamp('last_opened_at', { withTimezone: true }),
+		createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+		createdAt,
+	},
+	(table) => [
+		uniqueIndex('time_shares_token_hash_idx').on(table.tokenHash),
+		index('time_shares_view_idx').on(table.viewId),
+	],
+)
+
+/** Rows of a time database handed to an invoice: they are not offered again as unbilled. */
+export const timeBilled = pgTable(
+	'time_billed',
+	{
+		organizationId: text('organization_id')
+			.notNull()
+			.references(() => organizations.id, { onDelete: 'cascade' }),
+		databaseId: text('database_id')
+			.notNull()
+			.references(() => workspaceDatabases.id, { onDelete: 'cascade' }),
+		/** The row's id in the workspace (stable across syncs). */
+		externalRowId: text('external_row_id').notNull(),
+		/** What billed it, as the invoices module names it. */
+		invoiceRef: text('invoice_ref').notNull(),
+		billedAt: timestamp('billed_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [uniqueIndex('time_billed_row_idx').on(table.databaseId, table.externalRowId)],
 )
