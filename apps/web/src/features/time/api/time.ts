@@ -1,0 +1,169 @@
+import {
+	type AnyTimer,
+	anyTimerSchema,
+	type CreateEntry,
+	type CreateTimeDatabase,
+	currentTimerSchema,
+	type StartTimer,
+	type TimeDatabase,
+	type TimeEntry,
+	type TimeMapping,
+	timeDatabaseSchema,
+	timeEntrySchema,
+	type UpdateEntry,
+} from '@blocksmith/contracts/time.ts'
+import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
+import { queryOptions } from '@tanstack/react-query'
+import { z } from 'zod'
+import { api } from '#src/lib/api-client.ts'
+
+// Time tracking's API: each database, timer and entry lives under its workspace's tool
+// (`/dashboard/local_time/…`, `/dashboard/notion_time/…`); the database list asks both and shows
+// them as one. The header's timer is one small read across tools (`/dashboard/time/timer`).
+
+export const timeTools = ['local', 'notion'] as const satisfies readonly WorkspaceTool[]
+
+export const timeKeys = {
+	all: ['time'] as const,
+	databases: ['time', 'databases'] as const,
+	/** The running timer, per tool and across tools: both read again whenever one changes. */
+	timers: ['time', 'timer'] as const,
+	timer: (tool: WorkspaceTool) => ['time', 'timer', tool] as const,
+	anyTimer: ['time', 'timer', 'any'] as const,
+	entries: ['time', 'entries'] as const,
+	entryList: (tool: WorkspaceTool, databaseId: string) => ['time', 'entries', tool, databaseId] as const,
+}
+
+const encode = encodeURIComponent
+const base = (tool: WorkspaceTool) => `/dashboard/${tool}_time`
+
+/** Mapped databases first (newest mapping first), then those whose suggestion is complete, then by name. */
+function byUsefulness(left: TimeDatabase, right: TimeDatabase): number {
+	const rank = (database: TimeDatabase) => (database.saved ? 0 : database.suggested.isComplete ? 1 : 2)
+	return (
+		rank(left) - rank(right) ||
+		(right.updatedAt ?? '').localeCompare(left.updatedAt ?? '') ||
+		left.name.localeCompare(right.name)
+	)
+}
+
+/** Every database of both tools that can hold entries, with its saved and suggested mappings. */
+export const timeDatabasesQuery = queryOptions({
+	queryKey: timeKeys.databases,
+	queryFn: async ({ signal }): Promise<TimeDatabase[]> => {
+		const lists = await Promise.all(
+			timeTools.map((tool) => api(`${base(tool)}/databases`, { schema: z.array(timeDatabaseSchema), signal })),
+		)
+		return lists.flat().sort(byUsefulness)
+	},
+})
+
+/** A database whose saved mapping is complete: entries can be tracked into it. */
+export function isTrackable(database: TimeDatabase): boolean {
+	return Boolean(database.saved?.isComplete)
+}
+
+export async function saveMapping(input: { database: TimeDatabase; mapping: TimeMapping }): Promise<TimeDatabase> {
+	return api(`${base(input.database.tool)}/databases/${encode(input.database.id)}`, {
+		method: 'PUT',
+		json: { mapping: input.mapping },
+		schema: timeDatabaseSchema,
+	})
+}
+
+export async function removeMapping(database: Pick<TimeDatabase, 'id' | 'tool'>): Promise<void> {
+	await api(`${base(database.tool)}/databases/${encode(database.id)}`, { method: 'DELETE' })
+}
+
+/** Only a built-in workspace can get a new database from us. */
+export async function createTimeDatabase(input: CreateTimeDatabase): Promise<TimeDatabase> {
+	return api(`${base('local')}/databases`, { json: input, schema: timeDatabaseSchema })
+}
+
+// ---- the timer ------------------------------------------------------------------------------
+
+/**
+ * The caller's running timer in one tool. Every tab and device reads the server's record: read
+ * again on focus and every 30 s (and at once when this browser starts or stops one, see
+ * lib/timer-channel.ts).
+ */
+export function timerQuery(tool: WorkspaceTool) {
+	return queryOptions({
+		queryKey: timeKeys.timer(tool),
+		queryFn: async ({ signal }): Promise<TimeEntry | null> =>
+			(await api(`${base(tool)}/timer`, { schema: currentTimerSchema, signal })).entry,
+		refetchInterval: 30_000,
+		refetchOnWindowFocus: 'always',
+		staleTime: 0,
+	})
+}
+
+/**
+ * The header's timer, on every screen: read on load and focus; polled every 30 s only while one
+ * runs, so an idle dashboard pays one small request.
+ */
+export const anyTimerQuery = queryOptions({
+	queryKey: timeKeys.anyTimer,
+	queryFn: ({ signal }): Promise<AnyTimer> => api('/dashboard/time/timer', { schema: anyTimerSchema, signal }),
+	refetchInterval: (query) => (query.state.data?.entry ? 30_000 : false),
+	refetchOnWindowFocus: 'always',
+	staleTime: 0,
+	// A server without the header timer yet (or a blip) must not toast on every screen.
+	meta: { isErrorShownInPage: true },
+	retry: false,
+})
+
+export async function startTimer(input: { tool: WorkspaceTool; timer: StartTimer }): Promise<TimeEntry> {
+	return api(`${base(input.tool)}/timer/start`, { json: input.timer, schema: timeEntrySchema })
+}
+
+/** Stops the running entry by its id, so a stale screen never stops another timer than the one it shows. */
+export async function stopEntry(input: { tool: WorkspaceTool; id: string }): Promise<TimeEntry> {
+	return api(`${base(input.tool)}/entries/${encode(input.id)}/stop`, { json: {}, schema: timeEntrySchema })
+}
+
+// ---- entries --------------------------------------------------------------------------------
+
+/** The caller's entries in one database, newest first (the last 200: a few weeks of work). */
+export function entriesQuery(tool: WorkspaceTool, databaseId: string) {
+	return queryOptions({
+		queryKey: timeKeys.entryList(tool, databaseId),
+		queryFn: ({ signal }): Promise<TimeEntry[]> =>
+			api(`${base(tool)}/entries`, {
+				query: { databaseId, limit: 200 },
+				schema: z.array(timeEntrySchema),
+				signal,
+			}),
+		// A write still on its way is polled until it lands (or fails), so its state moves by itself.
+		refetchInterval: (query) => (query.state.data?.some((entry) => entry.delivery === 'pending') ? 5000 : false),
+	})
+}
+
+export async function createEntry(input: { tool: WorkspaceTool; entry: CreateEntry }): Promise<TimeEntry> {
+	return api(`${base(input.tool)}/entries`, { json: input.entry, schema: timeEntrySchema })
+}
+
+export async function updateEntry(input: {
+	tool: WorkspaceTool
+	id: string
+	changes: UpdateEntry
+}): Promise<TimeEntry> {
+	return api(`${base(input.tool)}/entries/${encode(input.id)}`, {
+		method: 'PATCH',
+		json: input.changes,
+		schema: timeEntrySchema,
+	})
+}
+
+export async function continueEntry(input: { tool: WorkspaceTool; id: string }): Promise<TimeEntry> {
+	return api(`${base(input.tool)}/entries/${encode(input.id)}/continue`, { json: {}, schema: timeEntrySchema })
+}
+
+export async function deleteEntry(input: { tool: WorkspaceTool; id: string }): Promise<TimeEntry> {
+	return api(`${base(input.tool)}/entries/${encode(input.id)}`, { method: 'DELETE', schema: timeEntrySchema })
+}
+
+/** Undo of a delete, within `entryUndoSeconds`. */
+export async function restoreEntry(input: { tool: WorkspaceTool; id: string }): Promise<TimeEntry> {
+	return api(`${base(input.tool)}/entries/${encode(input.id)}/restore`, { json: {}, schema: timeEntrySchema })
+}

@@ -1,0 +1,69 @@
+import { BarChart3, CalendarDays, Settings2, Timer } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { NavLink } from 'react-router'
+import { paths } from '#src/app/paths.ts'
+import { cn } from '#src/components/ui/cn.ts'
+
+const sections = [
+	{ name: 'Timer', to: paths.time, icon: Timer, end: true },
+	{ name: 'Timesheet', to: paths.timeTimesheet, icon: CalendarDays, end: false },
+	{ name: 'Reports', to: paths.timeReports, icon: BarChart3, end: false },
+	{ name: 'Setup', to: paths.timeSetup, icon: Settings2, end: false },
+] as const
+
+/** The time pages' own navigation: Timer, Timesheet, Reports, Setup (links, so each has its address). */
+export function TimeNav({ className }: { className?: string }) {
+	return (
+		<nav aria-label="Time tracking" className={cn('flex max-w-full overflow-x-auto border-b', className)}>
+			<ul className="flex gap-4">
+				{sections.map(({ name, to, icon: Icon, end }) => (
+					<li key={to}>
+						<NavLink
+							to={to}
+							end={end}
+							className={({ isActive }) =>
+								cn(
+									'-mb-px inline-flex h-10 items-center gap-2 whitespace-nowrap border-b-2 px-1 font-medium text-sm transition-colors',
+									'focus-visible:outline-offset-[-2px]',
+									isActive
+										? 'border-primary text-foreground dark:border-ring'
+										: 'border-transparent text-muted-foreground hover:text-foreground',
+								)
+							}
+						>
+							<Icon aria-hidden className="size-4" />
+							{name}
+						</NavLink>
+					</li>
+				))}
+			</ul>
+		</nav>
+	)
+}
+
+type TimeLayoutProps = {
+	title: string
+	description?: ReactNode
+	/** At the right of the title: the page's main action. */
+	action?: ReactNode
+	children: ReactNode
+}
+
+/** Every time page: its title, the time navigation under it, then the page. */
+export function TimeLayout({ title, description, action, children }: TimeLayoutProps) {
+	return (
+		<div className="grid grid-cols-1 gap-6">
+			<div className="grid gap-4">
+				<div className="flex flex-wrap items-end justify-between gap-4">
+					<div className="grid gap-1">
+						<h1 className="font-semibold text-2xl tracking-tight">{title}</h1>
+						{description ? <p className="text-muted-foreground">{description}</p> : null}
+					</div>
+					{action}
+				</div>
+				<TimeNav />
+			</div>
+			{children}
+		</div>
+	)
+}
