@@ -115,7 +115,15 @@ export function createAppRouter() {
 								},
 								{
 									path: '/time',
-									lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.TimePage })),
+									lazy: () =>
+										import('#src/features/time/routes/time-page.tsx').then((m) => ({ Component: m.TimePage })),
+								},
+								{
+									path: '/time/setup',
+									lazy: () =>
+										import('#src/features/time/routes/time-setup-page.tsx').then((m) => ({
+											Component: m.TimeSetupPage,
+										})),
 								},
 								{
 									path: '/workspaces',

@@ -26,6 +26,7 @@ import { TrialBanner } from '#src/core/billing/components/trial-banner.tsx'
 import { isInactive } from '#src/core/billing/lib/billing-state.ts'
 import { orgDetailsQuery, teamKeys } from '#src/core/teams/api/teams.ts'
 import { OrganizationSwitcher } from '#src/core/teams/components/organization-switcher.tsx'
+import { HeaderTimer } from '#src/features/time/components/header-timer.tsx'
 import { addErrorPresenter } from '#src/lib/query-client.ts'
 import { useSession, useSessionStore } from '#src/lib/session-context.tsx'
 
@@ -91,6 +92,7 @@ export function AppLayout() {
 						<Brand />
 					</Link>
 					<div className="ml-auto flex items-center gap-1">
+						<HeaderTimer variant="bar" isListening />
 						<ThemeToggle />
 						<UserMenu />
 					</div>
@@ -117,6 +119,7 @@ function Sidebar({ onNavigate, isCompact = false }: { onNavigate?: () => void; i
 				</div>
 			)}
 			<OrganizationSwitcher />
+			{isCompact ? null : <HeaderTimer variant="sidebar" />}
 			<nav aria-label="Main" className="grid gap-0.5">
 				{navigation.map(({ name, path, icon: Icon }) => (
 					<NavLink

@@ -9,9 +9,9 @@ import { Skeleton } from '#src/components/ui/skeleton.tsx'
 import { workspacesQuery } from '#src/workspaces/api/workspaces.ts'
 
 // Each module's entry screen, until its own issue fills it: what the module will do, and how
-// it stands with the team's workspaces. Forms and Charts have their own pages (features/).
+// it stands with the team's workspaces. Forms, Charts and Time have their own pages (features/).
 
-type ModuleKey = 'invoices' | 'portals' | 'time'
+type ModuleKey = 'invoices' | 'portals'
 
 /** What each module will do (product.md §3), said to the person who will use it. */
 const plans: Record<ModuleKey, { heading: string; items: string[] }> = {
@@ -31,15 +31,6 @@ const plans: Record<ModuleKey, { heading: string; items: string[] }> = {
 			'Choose the databases and properties clients see, each client only their own rows (checked on the server).',
 			'Invite clients in bulk; they sign in with a link by e-mail, with no password to remember.',
 			'Let clients add rows through your forms, with a visible sync timer and a "refresh now".',
-		],
-	},
-	time: {
-		heading: 'Time Tracking will let you',
-		items: [
-			'Map a database: start and end or a duration, person, project, client, task, tags and billable.',
-			'Start and stop a timer, add entries by hand or fill in a weekly grid.',
-			'Set billable rates and rounding, and save views with filters.',
-			'Report by day, week and month, by project, person, client and tag; export CSV or PDF, and invoice the hours.',
 		],
 	},
 }
@@ -122,7 +113,4 @@ export function InvoicesPage() {
 }
 export function PortalsPage() {
 	return <ModulePage moduleKey="portals" />
-}
-export function TimePage() {
-	return <ModulePage moduleKey="time" />
 }

@@ -1,0 +1,42 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useCallback, useEffect } from 'react'
+import { timeKeys } from '../api/time.ts'
+
+// Other tabs of this browser hear at once when this one starts or stops a timer (other devices
+// read it again on focus and every 30 s). Only a "changed" travels: each tab reads the server.
+
+const channelName = 'blocksmith:time'
+
+function openChannel(): BroadcastChannel | null {
+	return typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(channelName)
+}
+
+/** Reads the timers and entries again when another tab says they changed. */
+export function useTimerChannel(): void {
+	const queryClient = useQueryClient()
+	useEffect(() => {
+		const channel = openChannel()
+		if (!channel) {
+			return
+		}
+		channel.onmessage = () => {
+			void queryClient.invalidateQueries({ queryKey: timeKeys.timers })
+			void queryClient.invalidateQueries({ queryKey: timeKeys.entries })
+		}
+		return () => channel.close()
+	}, [queryClient])
+}
+
+/** After this tab changed a timer or an entry: read them again here, and tell the other tabs. */
+export function useTimerChanged(): () => Promise<void> {
+	const queryClient = useQueryClient()
+	return useCallback(async () => {
+		const channel = openChannel()
+		channel?.postMessage('changed')
+		channel?.close()
+		await Promise.all([
+			queryClient.invalidateQueries({ queryKey: timeKeys.timers }),
+			queryClient.invalidateQueries({ queryKey: timeKeys.entries }),
+		])
+	}, [queryClient])
+}
