@@ -146,7 +146,10 @@ export function makeTimeDatabase(changes: Partial<TimeDatabase> = {}): TimeDatab
 }
 
 /** The sample database with its suggestion saved: ready to track. */
-export const mappedDatabase = makeTimeDatabase({ saved: review(suggestedMapping), updatedAt: '2026-11-20T10:00:00.000Z' })
+export const mappedDatabase = makeTimeDatabase({
+	saved: review(suggestedMapping),
+	updatedAt: '2026-11-20T10:00:00.000Z',
+})
 
 export function makeEntry(changes: Partial<TimeEntry> = {}): TimeEntry {
 	return {
@@ -174,7 +177,8 @@ type Call = { method: string; path: string }
  * rows, the workspaces) and the other tool's empty lists; anything else is left to the test.
  */
 export function workspaceReads({ method, path }: Call): Response | undefined {
-	const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } })
+	const json = (body: unknown) =>
+		new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } })
 	if (method !== 'GET') {
 		return undefined
 	}

@@ -3,13 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
 import { renderApp } from '#src/core/billing/testing.tsx'
 import { json, mockApi, problem } from '#src/test/mock-api.tsx'
-import {
-	makeTimeDatabase,
-	mappedDatabase,
-	review,
-	suggestedMapping,
-	workspaceReads,
-} from '../lib/testing.tsx'
+import { makeTimeDatabase, mappedDatabase, review, suggestedMapping, workspaceReads } from '../lib/testing.tsx'
 import { TimePage } from './time-page.tsx'
 import { TimeSetupPage } from './time-setup-page.tsx'
 
