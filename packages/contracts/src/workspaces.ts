@@ -382,7 +382,8 @@ export const workspaceWriteSchema = z.object({
 	id: z.string(),
 	workspaceId: z.string(),
 	databaseId: z.string(),
-	kind: z.enum(['create', 'update']),
+	/** `delete` trashes (Notion) or removes (local) the row; `restore` brings it back with its values. */
+	kind: z.enum(['create', 'update', 'delete', 'restore']),
 	/** The row written: set from the start for updates, once delivered for creates. */
 	rowId: z.string().nullable(),
 	values: z.record(z.string(), z.unknown()),

@@ -134,6 +134,27 @@ export function describeConnectorContract(name: string, setup: () => Promise<Con
 			expect(none).toBeNull()
 		})
 
+		test('deletes a row (gone from reads), deleting again is harmless, and restores it under its id with its values', async () => {
+			const s = await setup()
+			const values = everyValue(s, 'Deleted then restored')
+			const created = await s.connector.createRow(s.database, values)
+			const removed = await s.connector.deleteRow(s.database, created.externalId)
+			expectSameValues(removed?.values ?? {}, values)
+			expect(await s.connector.getRow(s.database, created.externalId)).toBeNull()
+			const ids = await collect(s.connector.listRowIds(s.database))
+			expect(ids).not.toContain(created.externalId)
+			await s.connector.deleteRow(s.database, created.externalId)
+			expect(await s.connector.getRow(s.database, created.externalId)).toBeNull()
+			const restored = await s.connector.restoreRow(s.database, created.externalId, removed?.values ?? {})
+			expect(restored.externalId).toBe(created.externalId)
+			expectSameValues(restored.values, values)
+			const read = await s.connector.getRow(s.database, created.externalId)
+			expectSameValues(read?.values ?? {}, values)
+			// Restoring a row that is there leaves it as it is.
+			const again = await s.connector.restoreRow(s.database, created.externalId, {})
+			expectSameValues(again.values, values)
+		})
+
 		test('lists people and answers null for a row that does not exist', async () => {
 			const s = await setup()
 			const people = await s.connector.listUsers()

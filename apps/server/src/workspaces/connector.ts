@@ -65,6 +65,18 @@ export type WorkspaceConnector = {
 	createRow: (database: ExternalDatabase, values: RowValues, options?: CreateOptions) => Promise<ExternalRow>
 	updateRow: (database: ExternalDatabase, externalId: string, values: RowValues) => Promise<ExternalRow>
 	/**
+	 * Removes a row: Notion moves the page to the trash, a local database drops it. Returns the
+	 * row's values as they were (local: what a restore needs), or null when a local row was
+	 * already gone or a Notion page no longer exists; deleting twice is harmless.
+	 */
+	deleteRow: (database: ExternalDatabase, externalId: string) => Promise<ExternalRow | null>
+	/**
+	 * Brings a deleted row back under the same id: Notion takes the page out of the trash (its
+	 * values kept there); a local database inserts it again with `values`, the ones `deleteRow`
+	 * returned. A row that is there already is left as it is.
+	 */
+	restoreRow: (database: ExternalDatabase, externalId: string, values: RowValues) => Promise<ExternalRow>
+	/**
 	 * A row created at or after `since`, by this connection itself (never a row a person made),
 	 * whose values equal `values` on every property given: how a retried create finds the row a
 	 * lost response had already made. Rows in `exclude` (already claimed by other deliveries

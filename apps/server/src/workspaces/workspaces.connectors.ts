@@ -175,6 +175,8 @@ export function createConnectorFactory(options: {
 					values: Parameters<WorkspaceConnector['updateRow']>[2],
 				) => c.updateRow(database, id, values),
 			),
+			deleteRow: once((c, ...args: Parameters<WorkspaceConnector['deleteRow']>) => c.deleteRow(...args)),
+			restoreRow: once((c, ...args: Parameters<WorkspaceConnector['restoreRow']>) => c.restoreRow(...args)),
 			findCreatedRow: once((c, ...args: Parameters<WorkspaceConnector['findCreatedRow']>) => c.findCreatedRow(...args)),
 			listUsers: once((c) => c.listUsers()),
 		}

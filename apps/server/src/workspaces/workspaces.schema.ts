@@ -122,7 +122,11 @@ export const workspaceWrites = pgTable(
 		databaseId: text('database_id')
 			.notNull()
 			.references(() => workspaceDatabases.id, { onDelete: 'cascade' }),
-		kind: text('kind', { enum: ['create', 'update'] }).notNull(),
+		/**
+		 * `delete` trashes the row (Notion) or removes it (local); `restore` brings it back. Both
+		 * follow the row's earlier writes (`afterWriteId`) like an update.
+		 */
+		kind: text('kind', { enum: ['create', 'update', 'delete', 'restore'] }).notNull(),
 		/**
 		 * The row's id in the workspace: known from the start for updates, once delivered for creates,
 		 * and for an update made after another write (`afterWriteId`) once that write is delivered.
@@ -133,6 +137,10 @@ export const workspaceWrites = pgTable(
 		 * this one waits for it, and takes the row it created when it had none yet.
 		 */
 		afterWriteId: text('after_write_id'),
+		/**
+		 * What is written. A local row's delete keeps here, once delivered, the values the row had:
+		 * what its restore puts back (a Notion page keeps its own in the trash).
+		 */
 		values: jsonb('values').$type<RowValues>().notNull(),
 		state: text('state', { enum: ['pending', 'delivered', 'failed', 'dead'] })
 			.notNull()

@@ -241,6 +241,14 @@ export async function mirrorRow(deps: WorkspaceDeps, database: DatabaseRecord, r
 	await refreshRowCount(deps, database.id)
 }
 
+/** A row the workspace no longer has (trashed by a delivered delete) leaves the mirror at once. */
+export async function forgetRow(deps: WorkspaceDeps, databaseId: string, externalId: string): Promise<void> {
+	await deps.db
+		.delete(workspaceRows)
+		.where(and(eq(workspaceRows.databaseId, databaseId), eq(workspaceRows.externalId, externalId)))
+	await refreshRowCount(deps, databaseId)
+}
+
 async function refreshRowCount(deps: WorkspaceDeps, databaseId: string): Promise<number> {
 	const [total] = await deps.db
 		.select({ value: count() })

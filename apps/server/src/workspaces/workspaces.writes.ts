@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto'
-import type { WorkspaceWrite, WriteState } from '@blocksmith/contracts/workspaces.ts'
+import type { RowValues, WorkspaceWrite, WriteState } from '@blocksmith/contracts/workspaces.ts'
 import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, or, type SQLWrapper, sql } from 'drizzle-orm'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import type { JobQueue } from '#src/lib/jobs.ts'
 import { ConnectorError } from './connector.ts'
-import { insertLocalRows } from './local/local.connector.ts'
+import { createLocalConnector, insertLocalRows } from './local/local.connector.ts'
 import { validateRowValues } from './values.ts'
 import type { WorkspaceCtx, WorkspaceDeps } from './workspaces.deps.ts'
 import { workspaceDatabases, workspaceRows, workspaces, workspaceWrites } from './workspaces.schema.ts'
 import { labelSources } from './workspaces.sources.ts'
-import { describeError, mirrorRow } from './workspaces.sync.ts'
+import { describeError, forgetRow, mirrorRow } from './workspaces.sync.ts'
 
 // Writes that are never lost: a row write is stored first, then delivered by a job with
 // exponential backoff. A delivery holds a short lease on its write, so two workers never
@@ -103,6 +103,8 @@ type WriteInput = {
 	 * its start. The row is the one that write creates or updates, so it need not exist yet.
 	 */
 	after?: string
+	/** A delete or restore of the row (`rowId` or `after` names it); otherwise a create, or an update of a named row. */
+	kind?: 'delete' | 'restore'
 	values: Record<string, unknown>
 	source: string
 }
@@ -121,6 +123,9 @@ export async function storeWrite(
 ): Promise<WorkspaceWrite> {
 	if (database && (database.id !== input.databaseId || database.organizationId !== ctx.orgId)) {
 		throw new Error('storeWrite: the database given is not the one written to')
+	}
+	if (input.kind && !input.rowId && !input.after) {
+		throw new Error(`storeWrite: a ${input.kind} needs the row (rowId) or the write before it (after)`)
 	}
 	const target = database ?? (await findDatabase(ctx, input.databaseId))
 	const values = validateRowValues(target.properties, input.values)
@@ -152,7 +157,7 @@ export async function storeWrite(
 			organizationId: ctx.orgId,
 			workspaceId: target.workspaceId,
 			databaseId: target.id,
-			kind: input.rowId || input.after ? 'update' : 'create',
+			kind: input.kind ?? (input.rowId || input.after ? 'update' : 'create'),
 			externalRowId,
 			afterWriteId: input.after ?? null,
 			values,
@@ -531,6 +536,10 @@ async function attemptWrite(
 		url: database.url,
 		properties: database.properties,
 	}
+	if (write.kind === 'delete' || write.kind === 'restore') {
+		await attemptRemoval(deps, write, target)
+		return
+	}
 	const connector = deps.connectors.for(workspace)
 	const lockedUntil = write.lockedUntil?.getTime() ?? 0
 	const beforeSend = () => {
@@ -585,6 +594,96 @@ async function attemptWrite(
 			await mirrorRow(deps, database, row)
 		}
 	} catch (error) {
+		await recordFailure(deps, write, workspace.id, error)
+	}
+}
+
+/** Thrown inside a delivery's transaction when another worker took the write over: nothing is kept. */
+class TakenOver extends Error {}
+
+/**
+ * A row's delete or restore. A local row's delete is stored with the values it removed, in the
+ * transaction that removes it, so its restore always finds them (the latest delete of the row
+ * delivered). On Notion the page goes to the trash and comes back from it; the mirror follows.
+ */
+async function attemptRemoval(
+	deps: WorkspaceDeps,
+	write: WriteRecord,
+	target: { database: typeof workspaceDatabases.$inferSelect; workspace: typeof workspaces.$inferSelect },
+): Promise<void> {
+	const { database, workspace } = target
+	const external = {
+		externalId: database.externalId,
+		name: database.name,
+		icon: database.icon,
+		url: database.url,
+		properties: database.properties,
+	}
+	const externalRowId = write.externalRowId
+	const delivered = (values: RowValues) => ({
+		state: 'delivered' as const,
+		values,
+		deliveredAt: new Date(),
+		lastError: null,
+		nextAttemptAt: null,
+		lockedUntil: null,
+	})
+	try {
+		if (!externalRowId) {
+			throw new ConnectorError('not_found', `No row to ${write.kind}.`)
+		}
+		if (workspace.tool === 'local') {
+			await deps.db.transaction(async (tx) => {
+				const local = createLocalConnector({ db: tx, orgId: database.organizationId, workspaceId: workspace.id })
+				let values = write.values
+				if (write.kind === 'delete') {
+					values = (await local.deleteRow(external, externalRowId))?.values ?? write.values
+				} else {
+					const [removed] = await tx
+						.select({ values: workspaceWrites.values })
+						.from(workspaceWrites)
+						.where(
+							and(
+								eq(workspaceWrites.databaseId, database.id),
+								eq(workspaceWrites.externalRowId, externalRowId),
+								eq(workspaceWrites.kind, 'delete'),
+								eq(workspaceWrites.state, 'delivered'),
+							),
+						)
+						.orderBy(desc(workspaceWrites.deliveredAt))
+						.limit(1)
+					await local.restoreRow(external, externalRowId, removed?.values ?? {})
+				}
+				const recorded = await tx.update(workspaceWrites).set(delivered(values)).where(stillClaimed(write)).returning()
+				if (recorded.length === 0) {
+					throw new TakenOver()
+				}
+			})
+			return
+		}
+		const connector = deps.connectors.for(workspace)
+		const row =
+			write.kind === 'delete'
+				? await connector.deleteRow(external, externalRowId).then(() => null)
+				: await connector.restoreRow(external, externalRowId, write.values)
+		const recorded = await deps.db
+			.update(workspaceWrites)
+			.set(delivered(write.values))
+			.where(stillClaimed(write))
+			.returning({ id: workspaceWrites.id })
+		if (recorded.length === 0) {
+			throw new TakenOver()
+		}
+		if (row) {
+			await mirrorRow(deps, database, row)
+		} else {
+			await forgetRow(deps, database.id, externalRowId)
+		}
+	} catch (error) {
+		if (error instanceof TakenOver) {
+			deps.log.warn({ writeId: write.id }, 'write taken over by another attempt; result not recorded')
+			return
+		}
 		await recordFailure(deps, write, workspace.id, error)
 	}
 }

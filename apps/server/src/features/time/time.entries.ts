@@ -1,7 +1,7 @@
 import type { CreateEntry, TimeEntry, TimeMapping, UpdateEntry } from '@blocksmith/contracts/time.ts'
 import { maxEntrySeconds } from '@blocksmith/contracts/time.ts'
 import type { Property, RowValues, WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
-import { and, desc, eq } from 'drizzle-orm'
+import { and, desc, eq, isNull } from 'drizzle-orm'
 import { AppError } from '#src/lib/errors.ts'
 import { workspaces } from '#src/workspaces/workspaces.schema.ts'
 import { queueDelivery, storeWrite } from '#src/workspaces/workspaces.writes.ts'
@@ -22,7 +22,7 @@ import {
 
 // Manual entries and edits: a row written whole through the write queue, and each change to it
 // delivered after the one before (`lastWriteId`), so edits reach the workspace in the order
-// they were made. Deleting an entry's row needs a delete in the write queue: not yet.
+// they were made. Deleting one is the same kind of write (time.delete.ts).
 
 type EntryRecord = typeof timeEntries.$inferSelect
 
@@ -36,6 +36,7 @@ export async function listEntries(
 		eq(timeEntries.organizationId, ctx.orgId),
 		eq(workspaces.tool, tool),
 		eq(timeEntries.userId, ctx.userId),
+		isNull(timeEntries.deletedAt),
 	]
 	if (query.databaseId) {
 		conditions.push(eq(timeEntries.databaseId, query.databaseId))
@@ -110,7 +111,7 @@ export async function createEntry(ctx: TimeCtx, tool: WorkspaceTool, input: Crea
 		...(await startValues(ctx, mapping, database.properties, input, startedAt, person)),
 		...stopValues(mapping, draft, endedAt),
 	}
-	const record = await storeEntry(ctx, database, input, values, { startedAt, endedAt })
+	const record = await storeEntry(ctx, database, input, values, { startedAt, endedAt, personRef: person?.[0] ?? null })
 	const [entry] = await toEntries(ctx, [record])
 	return entry as TimeEntry
 }
@@ -126,7 +127,12 @@ export async function updateEntry(
 	input: UpdateEntry,
 ): Promise<TimeEntry> {
 	const [row] = await entriesWithTool(ctx).where(
-		and(eq(timeEntries.organizationId, ctx.orgId), eq(workspaces.tool, tool), eq(timeEntries.id, id)),
+		and(
+			eq(timeEntries.organizationId, ctx.orgId),
+			eq(workspaces.tool, tool),
+			eq(timeEntries.id, id),
+			isNull(timeEntries.deletedAt),
+		),
 	)
 	if (!row) {
 		throw new AppError('NOT_FOUND', { detail: 'No such entry.' })

@@ -4,6 +4,7 @@
 
 import { idSchema, okSchema } from '@blocksmith/contracts/common.ts'
 import {
+	anyTimerSchema,
 	createEntrySchema,
 	createTimeDatabaseSchema,
 	currentTimerSchema,
@@ -20,10 +21,11 @@ import type { Context } from 'hono'
 import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/auth.middleware.ts'
 import type { Auth } from '#src/core/auth/auth.ts'
 import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
+import { deleteEntry, restoreEntry } from './time.delete.ts'
 import type { TimeCtx, TimeDeps } from './time.deps.ts'
 import { createEntry, listEntries, updateEntry } from './time.entries.ts'
 import { createTimeDatabase, getTimeDatabase, listTimeDatabases, removeMapping, saveMapping } from './time.service.ts'
-import { continueEntry, currentTimer, startTimer, stopTimer } from './time.timer.ts'
+import { anyTimer, continueEntry, currentTimer, startTimer, stopTimer } from './time.timer.ts'
 
 const idParams = z.object({ id: idSchema })
 const { 400: bad, 404: notFound } = commonProblems
@@ -129,6 +131,32 @@ function routesFor(tool: WorkspaceTool) {
 				409: running,
 			},
 		}),
+		deleteEntry: timeRoute(tool, {
+			method: 'delete',
+			path: '/entries/{id}',
+			summary:
+				"Delete an entry (only its own person can; a running one is stopped first): hidden at once, its row's delete queued after the entry's earlier writes",
+			request: { params: idParams },
+			responses: {
+				200: jsonResponse(timeEntrySchema, 'Deleted (undo with …/restore)'),
+				403: problemResponse("Another person's entry"),
+				404: notFound,
+				409: problemResponse('Changed meanwhile'),
+			},
+		}),
+		restoreEntry: timeRoute(tool, {
+			method: 'post',
+			path: '/entries/{id}/restore',
+			summary:
+				'Undo a delete: the entry is back at once, its row restored with its values after the delete is delivered',
+			request: { params: idParams },
+			responses: {
+				200: jsonResponse(timeEntrySchema, 'Restored'),
+				403: problemResponse("Another person's entry"),
+				404: notFound,
+				409: problemResponse('Changed meanwhile'),
+			},
+		}),
 		stopEntry: timeRoute(tool, {
 			method: 'post',
 			path: '/entries/{id}/stop',
@@ -143,6 +171,17 @@ function routesFor(tool: WorkspaceTool) {
 		}),
 	}
 }
+
+/** The header's timer, whatever the tool: under /dashboard/time, which no workspace tool is named. */
+const anyTimerRoute = createRoute({
+	method: 'get',
+	path: '/dashboard/time/timer',
+	summary:
+		"The caller's running timer in any tool's databases, with its tool, database name and project name, or nulls",
+	tags: ['Time tracking'],
+	security: [{ bearer: [] }],
+	responses: { 200: jsonResponse(anyTimerSchema, 'The timer'), 401: commonProblems[401] },
+})
 
 /** Only a built-in workspace can get a new database from us. */
 const createDatabaseRoute = timeRoute('local', {
@@ -187,7 +226,11 @@ export function createTimeRoutes(deps: { auth: Auth; time: TimeDeps }) {
 		)
 		router.openapi(routes.continueEntry, async (c) => c.json(await continueEntry(ctx(c), tool, id(c)), 201))
 		router.openapi(routes.stopEntry, async (c) => c.json(await stopTimer(ctx(c), tool, id(c)), 200))
+		router.openapi(routes.deleteEntry, async (c) => c.json(await deleteEntry(ctx(c), tool, id(c)), 200))
+		router.openapi(routes.restoreEntry, async (c) => c.json(await restoreEntry(ctx(c), tool, id(c)), 200))
 	}
+	router.use(anyTimerRoute.path, session, member)
+	router.openapi(anyTimerRoute, async (c) => c.json(await anyTimer(ctx(c)), 200))
 	router.openapi(createDatabaseRoute, async (c) => c.json(await createTimeDatabase(ctx(c), c.req.valid('json')), 201))
 	return router
 }

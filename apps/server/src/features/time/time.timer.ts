@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { FieldError } from '@blocksmith/contracts/errors.ts'
-import type { StartTimer, TimeEntry, TimeMapping } from '@blocksmith/contracts/time.ts'
+import type { AnyTimer, StartTimer, TimeEntry, TimeMapping } from '@blocksmith/contracts/time.ts'
 import type { Property, PropertyValue, RowValues, WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
 import { and, eq, inArray, isNull } from 'drizzle-orm'
 import { users } from '#src/core/auth/auth.schema.ts'
@@ -11,7 +11,7 @@ import { queueDelivery, storeWrite } from '#src/workspaces/workspaces.writes.ts'
 import { type TimeCtx, workspaceCtxFor } from './time.deps.ts'
 import { checkMapping } from './time.mapping.ts'
 import { canChangeEntry, timeRefusals } from './time.policy.ts'
-import { timeEntries } from './time.schema.ts'
+import { timeDatabases, timeEntries } from './time.schema.ts'
 import { findTimeDatabase, mappingTarget } from './time.service.ts'
 
 // The timer: one running entry per person per organization (a unique index), kept on our side
@@ -81,10 +81,57 @@ export async function currentTimer(ctx: TimeCtx, tool: WorkspaceTool): Promise<T
 			eq(workspaces.tool, tool),
 			eq(timeEntries.userId, ctx.userId),
 			isNull(timeEntries.endedAt),
+			isNull(timeEntries.deletedAt),
 		),
 	)
 	const [entry] = await toEntries(ctx, row ? [row.entry] : [])
 	return entry ?? null
+}
+
+/**
+ * The caller's running entry whatever its tool (one per person per organization), with what the
+ * app's header shows beside it: the database's name and the project's (a related row's title,
+ * or the select option itself).
+ */
+export async function anyTimer(ctx: TimeCtx): Promise<AnyTimer> {
+	const [row] = await ctx.db
+		.select({
+			entry: timeEntries,
+			tool: workspaces.tool,
+			databaseName: workspaceDatabases.name,
+			properties: workspaceDatabases.properties,
+			mapping: timeDatabases.mapping,
+		})
+		.from(timeEntries)
+		.innerJoin(workspaceDatabases, eq(workspaceDatabases.id, timeEntries.databaseId))
+		.innerJoin(workspaces, eq(workspaces.id, workspaceDatabases.workspaceId))
+		.leftJoin(
+			timeDatabases,
+			and(eq(timeDatabases.databaseId, timeEntries.databaseId), eq(timeDatabases.organizationId, ctx.orgId)),
+		)
+		.where(
+			and(
+				eq(timeEntries.organizationId, ctx.orgId),
+				eq(timeEntries.userId, ctx.userId),
+				isNull(timeEntries.endedAt),
+				isNull(timeEntries.deletedAt),
+			),
+		)
+	if (!row) {
+		return { entry: null, tool: null, databaseName: null, projectName: null }
+	}
+	const [entry] = await toEntries(ctx, [row.entry])
+	const project = row.entry.project
+	const property = row.properties.find((p) => p.id === row.mapping?.project)
+	let projectName = project
+	if (project && property?.type === 'relation') {
+		const [related] = await ctx.db
+			.select({ title: workspaceRows.title })
+			.from(workspaceRows)
+			.where(and(eq(workspaceRows.id, project), eq(workspaceRows.organizationId, ctx.orgId)))
+		projectName = related?.title ?? null
+	}
+	return { entry: entry ?? null, tool: row.tool, databaseName: row.databaseName, projectName }
 }
 
 /** The person's value in the workspace: the member for a built-in one, their Notion user (same e-mail) in Notion. */
@@ -213,7 +260,7 @@ export async function storeEntry(
 	database: typeof workspaceDatabases.$inferSelect,
 	details: EntryDetails,
 	values: RowValues,
-	times: { startedAt: Date; endedAt: Date | null },
+	times: { startedAt: Date; endedAt: Date | null; personRef?: string | null },
 ): Promise<EntryRecord> {
 	const id = randomUUID()
 	return ctx.db.transaction(async (tx) => {
@@ -238,6 +285,7 @@ export async function storeEntry(
 				task: details.task ?? null,
 				tags: details.tags ?? [],
 				billable: details.billable ?? null,
+				personRef: times.personRef ?? null,
 			})
 			.onConflictDoNothing()
 			.returning()
@@ -264,7 +312,11 @@ export async function startTimer(ctx: TimeCtx, tool: WorkspaceTool, input: Start
 	const startedAt = ctx.now()
 	const person = mapping.person ? await personValue(ctx, tool, database.workspaceId) : null
 	const values = await startValues(ctx, mapping, database.properties, input, startedAt, person)
-	const record = await storeEntry(ctx, database, input, values, { startedAt, endedAt: null })
+	const record = await storeEntry(ctx, database, input, values, {
+		startedAt,
+		endedAt: null,
+		personRef: person?.[0] ?? null,
+	})
 	const [entry] = await toEntries(ctx, [record])
 	return entry as TimeEntry
 }
@@ -272,7 +324,12 @@ export async function startTimer(ctx: TimeCtx, tool: WorkspaceTool, input: Start
 /** Starts the timer again on a past entry of the caller's: the same database, project, task, tags and description. */
 export async function continueEntry(ctx: TimeCtx, tool: WorkspaceTool, entryId: string): Promise<TimeEntry> {
 	const [row] = await entriesWithTool(ctx).where(
-		and(eq(timeEntries.organizationId, ctx.orgId), eq(workspaces.tool, tool), eq(timeEntries.id, entryId)),
+		and(
+			eq(timeEntries.organizationId, ctx.orgId),
+			eq(workspaces.tool, tool),
+			eq(timeEntries.id, entryId),
+			isNull(timeEntries.deletedAt),
+		),
 	)
 	if (!row) {
 		throw new AppError('NOT_FOUND', { detail: 'No such entry.' })
@@ -319,6 +376,7 @@ export async function stopTimer(ctx: TimeCtx, tool: WorkspaceTool, entryId?: str
 		and(
 			eq(timeEntries.organizationId, ctx.orgId),
 			eq(workspaces.tool, tool),
+			isNull(timeEntries.deletedAt),
 			entryId ? eq(timeEntries.id, entryId) : and(eq(timeEntries.userId, ctx.userId), isNull(timeEntries.endedAt)),
 		),
 	)

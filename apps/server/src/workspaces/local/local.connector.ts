@@ -257,6 +257,65 @@ export function createLocalConnector(options: { db: Db; orgId: string; workspace
 			}
 			return toExternalRow(row)
 		},
+		deleteRow: async (database, externalId) => {
+			const record = await databaseRecord(database.externalId)
+			return db.transaction(async (tx) => {
+				const [row] = await tx
+					.delete(workspaceRows)
+					.where(
+						and(
+							eq(workspaceRows.databaseId, record.id),
+							eq(workspaceRows.organizationId, orgId),
+							eq(workspaceRows.externalId, externalId),
+						),
+					)
+					.returning()
+				if (!row) {
+					return null
+				}
+				await tx
+					.update(workspaceDatabases)
+					.set({ rowCount: sql`greatest(${workspaceDatabases.rowCount} - 1, 0)` })
+					.where(eq(workspaceDatabases.id, record.id))
+				return toExternalRow(row)
+			})
+		},
+		restoreRow: async (database, externalId, values) => {
+			const record = await databaseRecord(database.externalId)
+			// Under its old id, so whatever pointed at the row (relations, our records) finds it again.
+			const now = new Date()
+			return db.transaction(async (tx) => {
+				const [row] = await tx
+					.insert(workspaceRows)
+					.values({
+						id: externalId,
+						organizationId: orgId,
+						databaseId: record.id,
+						externalId,
+						values,
+						title: titleOf(record.properties, values),
+						createdTime: now,
+						lastEditedTime: now,
+					})
+					.onConflictDoNothing()
+					.returning()
+				if (!row) {
+					const [present] = await tx
+						.select()
+						.from(workspaceRows)
+						.where(and(eq(workspaceRows.databaseId, record.id), eq(workspaceRows.externalId, externalId)))
+					if (!present) {
+						throw new ConnectorError('invalid', 'Another row took the id of the one to restore.')
+					}
+					return toExternalRow(present)
+				}
+				await tx
+					.update(workspaceDatabases)
+					.set({ rowCount: sql`${workspaceDatabases.rowCount} + 1` })
+					.where(eq(workspaceDatabases.id, record.id))
+				return toExternalRow(row)
+			})
+		},
 		findCreatedRow: async (database, since, values, exclude) => {
 			const rows = await db
 				.select()

@@ -612,6 +612,24 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 			return pageToRow(page, database.properties)
 		},
 
+		async deleteRow(database, externalId) {
+			try {
+				// Into the trash, where Notion keeps the page and its values for a restore; trashing twice is harmless.
+				const page = await call(() => client.pages.update({ page_id: externalId, in_trash: true }))
+				return await pageToRow(page, database.properties)
+			} catch (error) {
+				if (error instanceof ConnectorError && error.kind === 'not_found') {
+					return null
+				}
+				throw error
+			}
+		},
+
+		async restoreRow(database, externalId) {
+			const page = await call(() => client.pages.update({ page_id: externalId, in_trash: false }))
+			return pageToRow(page, database.properties)
+		},
+
 		async findCreatedRow(database, since, values, exclude) {
 			const claimed = [...(exclude ?? [])]
 			// Only rows this connection created: a person may have typed the same values by hand.

@@ -335,7 +335,7 @@ function DeliveriesList({ workspace }: { workspace: Workspace }) {
 									<TableCell>
 										<div className="grid">
 											<span>
-												{write.kind === 'create' ? 'New row in' : 'Update in'} {databaseName(write.databaseId)}
+												{writeKindLabels[write.kind]} {databaseName(write.databaseId)}
 											</span>
 											<span className="text-muted-foreground text-xs">{sourceInWords(write)}</span>
 										</div>
@@ -385,6 +385,14 @@ function DeliveriesList({ workspace }: { workspace: Workspace }) {
 			)}
 		</div>
 	)
+}
+
+/** What a delivery does to its row, in the deliveries list. */
+const writeKindLabels: Record<WorkspaceWrite['kind'], string> = {
+	create: 'New row in',
+	update: 'Update in',
+	delete: 'Row deleted in',
+	restore: 'Row restored in',
 }
 
 /** Who asked for a write, for people: "from the form Contact us", "by Ada Lovelace". */
