@@ -15,6 +15,11 @@ export const paths = {
 	time: '/time',
 	timeTimesheet: '/time/timesheet',
 	timeReports: '/time/reports',
+	/** With the view's tool when the link knows it: the page then asks only that tool for it. */
+	timeReport: (id: string, tool?: 'local' | 'notion') =>
+		`/time/reports/${encodeURIComponent(id)}${tool ? `?tool=${tool}` : ''}`,
+	/** The signed-out page of a report shared by a link. */
+	timeShared: (token: string) => `/time/shared/${encodeURIComponent(token)}`,
 	timeSetup: '/time/setup',
 	settings: '/settings',
 	workspaces: '/workspaces',

@@ -36,6 +36,12 @@ export function createAppRouter() {
 					lazy: () => import('./routes/public-form-page.tsx').then((m) => ({ Component: m.PublicFormPage })),
 				},
 				{
+					// A time report shared by a link: signed out, no dashboard shell and no data layer.
+					path: '/time/shared/:token',
+					lazy: () =>
+						import('#src/features/time/routes/time-shared-page.tsx').then((m) => ({ Component: m.TimeSharedPage })),
+				},
+				{
 					lazy: () => import('./layouts/data-layout.tsx').then((m) => ({ Component: m.DataLayout })),
 					// The invitation page reads data (React Query), so it lives under the data layout only:
 					// a second, bare /invite/:id route above would match first and crash without it.
@@ -123,6 +129,27 @@ export function createAppRouter() {
 									lazy: () =>
 										import('#src/features/time/routes/time-setup-page.tsx').then((m) => ({
 											Component: m.TimeSetupPage,
+										})),
+								},
+								{
+									path: '/time/timesheet',
+									lazy: () =>
+										import('#src/features/time/routes/time-timesheet-page.tsx').then((m) => ({
+											Component: m.TimeTimesheetPage,
+										})),
+								},
+								{
+									path: '/time/reports',
+									lazy: () =>
+										import('#src/features/time/routes/time-reports-page.tsx').then((m) => ({
+											Component: m.TimeReportsPage,
+										})),
+								},
+								{
+									path: '/time/reports/:id',
+									lazy: () =>
+										import('#src/features/time/routes/time-report-page.tsx').then((m) => ({
+											Component: m.TimeReportPage,
 										})),
 								},
 								{
