@@ -1,6 +1,4 @@
 import {
-	type AnyTimer,
-	anyTimerSchema,
 	type CreateEntry,
 	type CreateTimeDatabase,
 	currentTimerSchema,
@@ -16,23 +14,13 @@ import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod'
 import { api } from '#src/lib/api-client.ts'
+import { timeKeys } from './time-keys.ts'
 
 // Time tracking's API: each database, timer and entry lives under its workspace's tool
 // (`/dashboard/local_time/…`, `/dashboard/notion_time/…`); the database list asks both and shows
-// them as one. The header's timer is one small read across tools (`/dashboard/time/timer`).
+// them as one. The header's timer (one small read across tools) is in components/header-timer.tsx.
 
 export const timeTools = ['local', 'notion'] as const satisfies readonly WorkspaceTool[]
-
-export const timeKeys = {
-	all: ['time'] as const,
-	databases: ['time', 'databases'] as const,
-	/** The running timer, per tool and across tools: both read again whenever one changes. */
-	timers: ['time', 'timer'] as const,
-	timer: (tool: WorkspaceTool) => ['time', 'timer', tool] as const,
-	anyTimer: ['time', 'timer', 'any'] as const,
-	entries: ['time', 'entries'] as const,
-	entryList: (tool: WorkspaceTool, databaseId: string) => ['time', 'entries', tool, databaseId] as const,
-}
 
 const encode = encodeURIComponent
 const base = (tool: WorkspaceTool) => `/dashboard/${tool}_time`
@@ -97,21 +85,6 @@ export function timerQuery(tool: WorkspaceTool) {
 		staleTime: 0,
 	})
 }
-
-/**
- * The header's timer, on every screen: read on load and focus; polled every 30 s only while one
- * runs, so an idle dashboard pays one small request.
- */
-export const anyTimerQuery = queryOptions({
-	queryKey: timeKeys.anyTimer,
-	queryFn: ({ signal }): Promise<AnyTimer> => api('/dashboard/time/timer', { schema: anyTimerSchema, signal }),
-	refetchInterval: (query) => (query.state.data?.entry ? 30_000 : false),
-	refetchOnWindowFocus: 'always',
-	staleTime: 0,
-	// A server without the header timer yet (or a blip) must not toast on every screen.
-	meta: { isErrorShownInPage: true },
-	retry: false,
-})
 
 export async function startTimer(input: { tool: WorkspaceTool; timer: StartTimer }): Promise<TimeEntry> {
 	return api(`${base(input.tool)}/timer/start`, { json: input.timer, schema: timeEntrySchema })

@@ -12,7 +12,8 @@ import { Input } from '#src/components/ui/input.tsx'
 import { NativeSelect } from '#src/components/ui/native-select.tsx'
 import { ApiError } from '#src/lib/api-client.ts'
 import { databasesQuery, workspaceKeys, workspacesQuery } from '#src/workspaces/api/workspaces.ts'
-import { createTimeDatabase, timeKeys } from '../api/time.ts'
+import { createTimeDatabase } from '../api/time.ts'
+import { timeKeys } from '../api/time-keys.ts'
 
 type FieldName = 'workspaceId' | 'name' | 'projectsDatabaseId'
 

@@ -1,17 +1,30 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Square } from 'lucide-react'
-import { Link } from 'react-router'
-import { paths } from '#src/app/paths.ts'
-import { Button } from '#src/components/ui/button.tsx'
-import { cn } from '#src/components/ui/cn.ts'
-import { anyTimerQuery, stopEntry, timeKeys } from '../api/time.ts'
-import { formatElapsed, secondsOf } from '../lib/entries.ts'
-import { useTimerChanged, useTimerChannel } from '../lib/timer-channel.ts'
-import { useNow } from '../lib/use-now.ts'
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { lazy, Suspense } from 'react'
+import { api } from '#src/lib/api-client.ts'
+import { timeKeys } from '../api/time-keys.ts'
+import { useTimerChannel } from '../lib/timer-channel.ts'
 
-// The running timer on every screen of the app: its description and elapsed time, a link to
-// /time and Stop. With no timer running it renders nothing and costs one small read on load and
-// focus (anyTimerQuery polls only while one runs).
+// The running timer on every screen of the app. This part is in the app's frame, so it stays
+// tiny: one read of GET /dashboard/time/timer on load and focus (polled only while a timer runs),
+// kept as it came; the pill, its schema and its clock load only once a timer runs.
+
+const RunningTimer = lazy(() => import('./header-timer-pill.tsx').then((m) => ({ default: m.RunningTimer })))
+
+/** A timer runs: the answer holds an entry (the pill checks the rest against the schema). */
+function isRunning(data: unknown): boolean {
+	return typeof data === 'object' && data !== null && Boolean((data as { entry?: unknown }).entry)
+}
+
+export const headerTimerQuery = queryOptions({
+	queryKey: timeKeys.anyTimer,
+	queryFn: ({ signal }): Promise<unknown> => api('/dashboard/time/timer', { signal }),
+	refetchInterval: (query) => (isRunning(query.state.data) ? 30_000 : false),
+	refetchOnWindowFocus: 'always',
+	staleTime: 0,
+	// A blip must not toast on every screen: the timer shows again at the next read.
+	meta: { isErrorShownInPage: true },
+	retry: false,
+})
 
 type HeaderTimerProps = {
 	/** `sidebar`: a card in the desktop sidebar; `bar`: a pill in the mobile header. */
@@ -21,80 +34,19 @@ type HeaderTimerProps = {
 }
 
 export function HeaderTimer({ variant, isListening = false }: HeaderTimerProps) {
-	return isListening ? <ListeningTimer variant={variant} /> : <RunningTimer variant={variant} />
+	return isListening ? <ListeningTimer variant={variant} /> : <Timer variant={variant} />
 }
 
-function ListeningTimer({ variant }: { variant: HeaderTimerProps['variant'] }) {
+function ListeningTimer({ variant }: Pick<HeaderTimerProps, 'variant'>) {
 	useTimerChannel()
-	return <RunningTimer variant={variant} />
+	return <Timer variant={variant} />
 }
 
-function RunningTimer({ variant }: { variant: HeaderTimerProps['variant'] }) {
-	const queryClient = useQueryClient()
-	const timer = useQuery(anyTimerQuery)
-	const entry = timer.data?.entry ?? null
-	const tool = timer.data?.tool ?? null
-	const now = useNow(Boolean(entry))
-	const changed = useTimerChanged()
-	const stop = useMutation({
-		mutationFn: stopEntry,
-		onSuccess: async () => {
-			queryClient.setQueryData(timeKeys.anyTimer, { entry: null, tool: null, databaseName: null, projectName: null })
-			await changed()
-		},
-	})
-	if (!entry || !tool) {
-		return null
-	}
-	const description = entry.description || 'No description'
-	const elapsed = formatElapsed(secondsOf(entry, now))
-	const details = [timer.data?.projectName, timer.data?.databaseName].filter(Boolean).join(' · ')
-	const stopButton = (
-		<Button
-			variant="ghost"
-			size="icon-sm"
-			aria-label="Stop timer"
-			title="Stop timer"
-			isLoading={stop.isPending}
-			onClick={() => stop.mutate({ tool, id: entry.id })}
-			className={cn('shrink-0 text-error hover:text-error', variant === 'bar' && 'size-7')}
-		>
-			<Square aria-hidden className="fill-current" />
-		</Button>
-	)
-	if (variant === 'bar') {
-		return (
-			<section
-				aria-label="Running timer"
-				className="flex h-8 items-center gap-1 rounded-full border bg-card pr-0.5 pl-2.5"
-			>
-				<Link to={paths.time} className="flex min-w-0 items-center gap-1.5 text-sm" title={description}>
-					<RunningDot />
-					<span className="sr-only">{description}, </span>
-					<span className="font-medium font-mono tabular-nums">{elapsed}</span>
-				</Link>
-				{stopButton}
-			</section>
-		)
-	}
-	return (
-		<section aria-label="Running timer" className="flex items-center gap-2 rounded-lg border bg-card p-2 shadow-xs">
-			<RunningDot />
-			<Link to={paths.time} className="grid min-w-0 flex-1 hover:underline" title={description}>
-				<span className={cn('truncate text-sm', !entry.description && 'text-muted-foreground')}>{description}</span>
-				{details ? <span className="truncate text-muted-foreground text-xs">{details}</span> : null}
-			</Link>
-			<span className="font-medium font-mono text-sm tabular-nums">{elapsed}</span>
-			{stopButton}
-		</section>
-	)
-}
-
-function RunningDot() {
-	return (
-		<span aria-hidden className="relative flex size-2 shrink-0">
-			<span className="absolute inline-flex size-full animate-ping rounded-full bg-error/60 motion-reduce:animate-none" />
-			<span className="relative inline-flex size-2 rounded-full bg-error" />
-		</span>
-	)
+function Timer({ variant }: Pick<HeaderTimerProps, 'variant'>) {
+	const timer = useQuery(headerTimerQuery)
+	return isRunning(timer.data) ? (
+		<Suspense fallback={null}>
+			<RunningTimer variant={variant} data={timer.data} />
+		</Suspense>
+	) : null
 }

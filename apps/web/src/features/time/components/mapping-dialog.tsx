@@ -11,7 +11,8 @@ import { NativeSelect } from '#src/components/ui/native-select.tsx'
 import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { ApiError } from '#src/lib/api-client.ts'
 import { databaseQuery } from '#src/workspaces/api/workspaces.ts'
-import { saveMapping, timeKeys } from '../api/time.ts'
+import { saveMapping } from '../api/time.ts'
+import { timeKeys } from '../api/time-keys.ts'
 
 // How the database's properties hold an entry, field by field: each a select of the properties
 // of fitting types, pre-filled with the saved mapping (or the suggestion), required fields

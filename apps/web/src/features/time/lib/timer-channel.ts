@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect } from 'react'
-import { timeKeys } from '../api/time.ts'
+import { timeKeys } from '../api/time-keys.ts'
 
 // Other tabs of this browser hear at once when this one starts or stops a timer (other devices
 // read it again on focus and every 30 s). Only a "changed" travels: each tab reads the server.
