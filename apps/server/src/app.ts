@@ -21,6 +21,7 @@ import { createChartRoutes } from './features/charts/charts.routes.ts'
 import { createForms, type Forms } from './features/forms/forms.module.ts'
 import { createFormRoutes } from './features/forms/forms.routes.ts'
 import { createTime, type Time } from './features/time/time.module.ts'
+import { createTimeReportRoutes } from './features/time/time.reports.routes.ts'
 import { createTimeRoutes } from './features/time/time.routes.ts'
 import { bodyLimits } from './lib/body-limit.ts'
 import { compression } from './lib/compression.ts'
@@ -250,6 +251,7 @@ export function createApp(services: AppServices) {
 	app.route('/', createClientLogRoutes({ db }))
 	// Before the workspaces': /dashboard/{tool}/databases would take /dashboard/local_time/databases as a tool named local_time.
 	app.route('/', createTimeRoutes({ auth, time: services.time.deps }))
+	app.route('/', createTimeReportRoutes({ auth, time: services.time.deps }))
 	app.route('/', createWorkspaceRoutes({ auth, workspaces: services.workspaces.deps }))
 	app.route(
 		'/',
