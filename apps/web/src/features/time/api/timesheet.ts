@@ -18,7 +18,6 @@ export type TimesheetParams = {
 }
 
 export const timesheetKeys = {
-	weeks: ['time-timesheet', 'week'] as const,
 	week: (params: TimesheetParams) => ['time-timesheet', 'week', params] as const,
 }
 
@@ -43,9 +42,10 @@ export function timesheetQuery(params: TimesheetParams, isRunning = false) {
 }
 
 /**
- * Sets one day of one row to a total. A 409 means the cell holds several entries and was made
- * smaller: the grid says so in place rather than as a toast.
+ * Sets one day of one row to a total, and answers the week as it is now (starting on the cell's
+ * `weekStart`). A 409 means the cell holds several entries and was made smaller: the grid says
+ * so in place rather than as a toast.
  */
-export async function setTimesheetCell(input: { tool: WorkspaceTool; cell: SetTimesheetCell }): Promise<void> {
-	await api(`${timeBase(input.tool)}/timesheet/cell`, { method: 'PUT', json: input.cell })
+export async function setTimesheetCell(input: { tool: WorkspaceTool; cell: SetTimesheetCell }): Promise<Timesheet> {
+	return api(`${timeBase(input.tool)}/timesheet/cell`, { method: 'PUT', json: input.cell, schema: timesheetSchema })
 }

@@ -1,4 +1,5 @@
 import type { TimeDatabase, Timesheet } from '@blocksmith/contracts/time.ts'
+import { parseDuration } from '@blocksmith/contracts/time-duration.ts'
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { json, mockApi, problem, renderPage } from '#src/test/mock-api.tsx'
@@ -68,7 +69,22 @@ function week(date: string): Timesheet {
 	}
 }
 
-function setup(cellAnswer: (body: Record<string, unknown>) => Response = () => json({})) {
+type CellAnswer = (body: Record<string, unknown>, sheet: Timesheet) => Response
+
+/** The server's side: sets the cell in its week and answers the week. */
+const storeCell: CellAnswer = (body, sheet) => {
+	const row = sheet.rows.find((candidate) => candidate.project === body.project && candidate.task === body.task)
+	const day = sheet.days.indexOf(String(body.date))
+	const parsed = parseDuration(String(body.duration ?? ''))
+	if (row && day >= 0 && parsed.ok) {
+		row.seconds[day] = parsed.seconds ?? 0
+		row.entries[day] = parsed.seconds ? 1 : 0
+	}
+	return json(sheet)
+}
+
+function setup(cellAnswer: CellAnswer = storeCell) {
+	let sheet: Timesheet | null = null
 	const api = mockApi(({ method, path, search, body }) => {
 		if (path === '/dashboard/local_time/databases') {
 			return json([database])
@@ -80,10 +96,11 @@ function setup(cellAnswer: (body: Record<string, unknown>) => Response = () => j
 			return json({ entry: null })
 		}
 		if (path === '/dashboard/local_time/timesheet') {
-			return json(week(search.get('date') ?? ''))
+			sheet = week(search.get('date') ?? '')
+			return json(sheet)
 		}
-		if (method === 'PUT' && path === '/dashboard/local_time/timesheet/cell') {
-			return cellAnswer(body as Record<string, unknown>)
+		if (method === 'PUT' && path === '/dashboard/local_time/timesheet/cell' && sheet) {
+			return cellAnswer(body as Record<string, unknown>, sheet)
 		}
 		return undefined
 	})
@@ -124,12 +141,16 @@ test('arrows and Enter move between cells; a cell is saved as it is left, with t
 		databaseId: 'db1',
 		date: dates[0],
 		timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+		weekStart: Number(sheetCall?.search.get('weekStart')),
 		project: 'p1',
 		task: null,
 		duration: '1:30',
 	})
 	const savedCell = websiteSunday.closest('td') as HTMLElement
 	expect(await within(savedCell).findByRole('status', { name: 'Saved' })).toBeInTheDocument()
+	// The week the server answers is the one shown: the cell and the totals follow.
+	expect(websiteSunday).toHaveValue('1:30')
+	expect(screen.getByRole('cell', { name: 'Week total: 4:30' })).toBeInTheDocument()
 
 	// The focus selects the cell's text: left and right leave it at once, up goes back.
 	await user.keyboard('{ArrowRight}')
@@ -178,7 +199,7 @@ test('a duration it cannot read is said under the cell at once, and not sent', a
 })
 
 test('shrinking a cell of several entries is refused (409) and explained in place', async () => {
-	const { api, user } = setup(() => problem(409, 'CONFLICT', 'This cell holds several entries.'))
+	const { api, user } = setup(() => problem(409, 'CONFLICT', 'This cell is made of 3 entries.'))
 	await days()
 	const dates = week(api.calls.find((call) => call.path.endsWith('/timesheet'))?.search.get('date') ?? '').days
 	const cell = screen.getByRole('textbox', { name: `App · Design, ${dayName(dates[2] ?? '')}` })

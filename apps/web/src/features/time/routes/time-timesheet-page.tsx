@@ -111,19 +111,18 @@ function Week({ database, databases, onChoose }: WeekProps) {
 	}
 
 	async function save(row: GridRow, date: string, typed: string): Promise<void> {
-		await setTimesheetCell({
-			tool: database.tool,
-			cell: {
-				databaseId: database.id,
-				date,
-				timeZone,
-				project: row.project,
-				task: row.task,
-				...(typed === '' ? { seconds: 0 } : { duration: typed }),
-			},
-		})
-		// The saved figure shows once the week is read again: the cell keeps its text until then.
-		await queryClient.invalidateQueries({ queryKey: timesheetKeys.weeks })
+		// The answer is the week as it is now, starting on the grid's first day: it replaces the one shown.
+		const cell = {
+			databaseId: database.id,
+			date,
+			timeZone,
+			weekStart,
+			project: row.project,
+			task: row.task,
+			...(typed === '' ? { seconds: 0 } : { duration: typed }),
+		}
+		const changed = await setTimesheetCell({ tool: database.tool, cell })
+		queryClient.setQueryData(timesheetKeys.week(params), changed)
 	}
 
 	return (
