@@ -50,7 +50,6 @@ export const reportKeys = {
 	unbilled: (id: string, groupBy: 'project' | 'task') => ['time-reports', 'figures', id, 'unbilled', groupBy] as const,
 	rates: (tool: WorkspaceTool, databaseId: string) => ['time-reports', 'rates', tool, databaseId] as const,
 	shares: (id: string) => ['time-reports', 'shares', id] as const,
-	shared: (token: string) => ['time-reports', 'shared', token] as const,
 }
 
 const encode = encodeURIComponent

@@ -14,10 +14,10 @@ import type { GridRow } from './timesheet-grid.tsx'
 // its cells gets time. Projects are what the mapped property offers: a select's options, or the
 // rows of the database a relation points at (as their ids, which is what entries carry).
 
-export type ProjectChoice = { value: string; label: string }
+type ProjectChoice = { value: string; label: string }
 
 /** The project property's choices, and the projects the week already shows. */
-export function useProjectChoices(database: TimeDatabase, rows: GridRow[]): ProjectChoice[] {
+function useProjectChoices(database: TimeDatabase, rows: GridRow[]): ProjectChoice[] {
 	const propertyId = database.saved?.mapping.project ?? null
 	const details = useQuery({ ...databaseQuery(database.tool, database.id), enabled: propertyId !== null })
 	const property = details.data?.properties.find((candidate) => candidate.id === propertyId)

@@ -27,7 +27,7 @@ type TimesheetGridProps = {
 
 const cellId = (rowKey: string, dayIndex: number) => `${rowKey}|${dayIndex}`
 
-export function rowLabel(row: Pick<GridRow, 'projectName' | 'project' | 'task'>): string {
+function rowLabel(row: Pick<GridRow, 'projectName' | 'project' | 'task'>): string {
 	const project = row.projectName ?? row.project ?? 'No project'
 	return row.task ? `${project} · ${row.task}` : project
 }

@@ -32,7 +32,7 @@ import { ReportActionsMenu } from '../components/report-view-dialogs.tsx'
 import { TimeNav } from '../components/time-nav.tsx'
 
 /** How long the filters must rest before they are saved: one save per pause, not per click. */
-export const autosaveDelayMs = 600
+const autosaveDelayMs = 600
 
 const intervals: { value: SeriesInterval; label: string }[] = [
 	{ value: 'day', label: 'Daily' },
