@@ -1,6 +1,8 @@
 import type { SharedTimeReport } from '@blocksmith/contracts/time-reports.ts'
-import { screen, within } from '@testing-library/react'
-import { expect, test } from 'vitest'
+import { act, screen, within } from '@testing-library/react'
+import { afterEach, expect, test, vi } from 'vitest'
+import { THEME_STORAGE_KEY } from '#src/components/ui/theme.tsx'
+import { stubMatchMedia } from '#src/test/match-media.ts'
 import { json, mockApi, problem, renderPage } from '#src/test/mock-api.tsx'
 import { TimeSharedPage } from './time-shared-page.tsx'
 
@@ -61,4 +63,19 @@ test('an expired or revoked link says so', async () => {
 		await screen.findByRole('heading', { name: 'This report link has expired or was revoked.' }),
 	).toBeInTheDocument()
 	expect(screen.queryByText('Total hours')).not.toBeInTheDocument()
+})
+
+afterEach(() => {
+	vi.unstubAllGlobals()
+})
+
+test('the page is light or dark as the system says, whatever was chosen in the app', async () => {
+	window.localStorage.setItem(THEME_STORAGE_KEY, 'light')
+	const system = stubMatchMedia(true)
+	mockApi(({ path }) => (path === '/api/time/reports/tok1' ? json(report) : undefined))
+	renderPage(TimeSharedPage, '/time/shared/:token', '/time/shared/tok1')
+	await screen.findByRole('heading', { level: 1, name: 'November for Acme' })
+	expect(document.documentElement).toHaveClass('dark')
+	act(() => system.setMatches(false))
+	expect(document.documentElement).not.toHaveClass('dark')
 })

@@ -1,11 +1,12 @@
 import type { SharedTimeReport } from '@blocksmith/contracts/time-reports.ts'
 import { Download, Link2Off } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { useEffect, useState, useSyncExternalStore } from 'react'
 import { useParams } from 'react-router'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
+import { ThemeProvider } from '#src/components/ui/theme.tsx'
 import { ApiError, errorMessage } from '#src/lib/api-client.ts'
 import { fetchSharedReport, sharedExportPath } from '../api/reports.ts'
 import { ReportGroupTable, ReportNotes, ReportSeries, ReportTotals } from '../components/report-figures.tsx'
@@ -17,12 +18,31 @@ type Loaded =
 	| { status: 'gone' }
 	| { status: 'failed'; message: string }
 
+const darkQuery = '(prefers-color-scheme: dark)'
+
+function subscribeToSystem(onChange: () => void): () => void {
+	const query = window.matchMedia(darkQuery)
+	query.addEventListener('change', onChange)
+	return () => query.removeEventListener('change', onChange)
+}
+
+const systemTheme = () => (window.matchMedia(darkQuery).matches ? 'dark' : 'light')
+
 /**
  * /time/shared/:token: a report shared read-only by a link, for a visitor who is signed out. No
- * app chrome and no React Query (the page sits outside the data layout, like the public form),
- * light or dark as the app's theme says, which is the system's for a visitor who never chose.
+ * app chrome and no React Query (the page sits outside the data layout, like the public form).
+ * Light or dark as the visitor's system says, whatever this browser chose in the app.
  */
 export function TimeSharedPage() {
+	const theme = useSyncExternalStore(subscribeToSystem, systemTheme, () => 'light' as const)
+	return (
+		<ThemeProvider forcedTheme={theme}>
+			<SharedPage />
+		</ThemeProvider>
+	)
+}
+
+function SharedPage() {
 	const { token = '' } = useParams()
 	const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' })
 
