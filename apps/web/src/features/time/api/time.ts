@@ -25,12 +25,22 @@ export const timeTools = ['local', 'notion'] as const satisfies readonly Workspa
 const encode = encodeURIComponent
 const base = (tool: WorkspaceTool) => `/dashboard/${tool}_time`
 
-/** Mapped databases first (newest mapping first), then those whose suggestion is complete, then by name. */
+/** A name that says it holds time ("Time entries", "Timesheet", "Hours"): offered before other databases that fit. */
+const timeName = /\b(time|timesheets?|hours|tracking|tracked)\b/i
+
+/**
+ * Mapped databases first (newest mapping first); then those whose suggestion is complete, those
+ * named for time first, then those whose suggestion maps the most; then by name.
+ */
 function byUsefulness(left: TimeDatabase, right: TimeDatabase): number {
 	const rank = (database: TimeDatabase) => (database.saved ? 0 : database.suggested.isComplete ? 1 : 2)
+	const named = (database: TimeDatabase) => (timeName.test(database.name) ? 0 : 1)
+	const mapped = (database: TimeDatabase) => database.suggested.fields.filter((check) => check.isMapped).length
 	return (
 		rank(left) - rank(right) ||
 		(right.updatedAt ?? '').localeCompare(left.updatedAt ?? '') ||
+		named(left) - named(right) ||
+		mapped(right) - mapped(left) ||
 		left.name.localeCompare(right.name)
 	)
 }

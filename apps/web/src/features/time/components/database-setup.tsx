@@ -76,7 +76,10 @@ export function DatabaseSetup({ isFirstRun = false }: { isFirstRun?: boolean }) 
 		)
 	}
 	const workspaceName = (id: string) => workspaces.data?.find((workspace) => workspace.id === id)?.name
-	const best = databases.data.find((database) => !database.saved && database.suggested.isComplete)
+	// The one to offer first, while nothing is in use: the list puts the likeliest on top.
+	const best = databases.data.some((database) => database.saved?.isComplete)
+		? undefined
+		: databases.data.find((database) => !database.saved && database.suggested.isComplete)
 	return (
 		<div className="grid gap-4">
 			{isFirstRun ? (
@@ -100,7 +103,7 @@ export function DatabaseSetup({ isFirstRun = false }: { isFirstRun?: boolean }) 
 							<div className="grid min-w-0 flex-1 gap-1">
 								<div className="flex flex-wrap items-center gap-2">
 									<h3 className="truncate font-medium">{database.name}</h3>
-									<StateBadge database={database} />
+									<StateBadge database={database} isBest={database === best} />
 								</div>
 								<p className="text-muted-foreground text-sm">
 									{workspace ? `${workspace} · ` : ''}
@@ -143,7 +146,8 @@ export function DatabaseSetup({ isFirstRun = false }: { isFirstRun?: boolean }) 
 	)
 }
 
-function StateBadge({ database }: { database: TimeDatabase }) {
+/** In use, needs attention, or (only the one offered first) ready to use: most databases with a date "fit". */
+function StateBadge({ database, isBest }: { database: TimeDatabase; isBest: boolean }) {
 	if (database.saved) {
 		return database.saved.isComplete ? (
 			<Badge variant="success">In use</Badge>
@@ -153,7 +157,7 @@ function StateBadge({ database }: { database: TimeDatabase }) {
 			</Badge>
 		)
 	}
-	return database.suggested.isComplete ? <Badge variant="primary">Ready to use</Badge> : null
+	return isBest ? <Badge variant="primary">Ready to use</Badge> : null
 }
 
 function StopUsing({ database }: { database: TimeDatabase }) {

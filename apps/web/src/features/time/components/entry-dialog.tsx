@@ -81,7 +81,7 @@ function initialValues(entry: TimeEntry | undefined, projectName: (value: string
 }
 
 /** The entry's start and end from the form, or what is wrong with them, field by field. */
-export function readSpan(values: Values): { startedAt: Date; endedAt: Date } | { errors: Errors } {
+function readSpan(values: Values): { startedAt: Date; endedAt: Date } | { errors: Errors } {
 	const startedAt = instantOf(values.date, values.start)
 	if (!startedAt) {
 		return {
@@ -116,6 +116,7 @@ export function EntryDialog({ isOpen, onOpenChange, ...props }: EntryDialogProps
 	return (
 		<Dialog open={isOpen} onOpenChange={onOpenChange}>
 			<DialogContent
+				size="lg"
 				title={props.entry ? 'Edit entry' : 'Add time'}
 				description={props.entry ? undefined : 'Time you did not track with the timer.'}
 			>

@@ -71,14 +71,25 @@ export function RunningTimer({ variant, data }: RunningTimerProps) {
 		)
 	}
 	return (
-		<section aria-label="Running timer" className="flex items-center gap-2 rounded-lg border bg-card p-2 shadow-xs">
-			<RunningDot />
-			<Link to={paths.time} className="grid min-w-0 flex-1 hover:underline" title={description}>
-				<span className={cn('truncate text-sm', !entry.description && 'text-muted-foreground')}>{description}</span>
-				{details ? <span className="truncate text-muted-foreground text-xs">{details}</span> : null}
-			</Link>
-			<span className="font-medium font-mono text-sm tabular-nums">{elapsed}</span>
-			{stopButton}
+		<section aria-label="Running timer" className="grid gap-0.5 rounded-lg border bg-card py-1.5 pr-1 pl-2.5 shadow-xs">
+			<div className="flex min-w-0 items-center gap-2">
+				<RunningDot />
+				<Link
+					to={paths.time}
+					title={description}
+					className={cn(
+						'min-w-0 flex-1 truncate text-sm hover:underline',
+						!entry.description && 'text-muted-foreground',
+					)}
+				>
+					{description}
+				</Link>
+				{stopButton}
+			</div>
+			<div className="flex min-w-0 items-center gap-2 pr-2 pl-4 text-xs">
+				<span className="min-w-0 flex-1 truncate text-muted-foreground">{details}</span>
+				<span className="font-medium font-mono tabular-nums">{elapsed}</span>
+			</div>
 		</section>
 	)
 }

@@ -15,7 +15,7 @@ function isRunning(data: unknown): boolean {
 	return typeof data === 'object' && data !== null && Boolean((data as { entry?: unknown }).entry)
 }
 
-export const headerTimerQuery = queryOptions({
+const headerTimerQuery = queryOptions({
 	queryKey: timeKeys.anyTimer,
 	queryFn: ({ signal }): Promise<unknown> => api('/dashboard/time/timer', { signal }),
 	refetchInterval: (query) => (isRunning(query.state.data) ? 30_000 : false),

@@ -208,6 +208,7 @@ function MappingForm({
 					return (
 						<Field
 							key={field}
+							className="content-start"
 							label={fieldLabels[field]}
 							isRequired={isRequired(field, mapping)}
 							error={errors[field]}
@@ -245,7 +246,7 @@ function MappingForm({
 					)
 				})}
 				{mapping.duration ? (
-					<Field label="Duration unit">
+					<Field label="Duration unit" className="content-start">
 						<NativeSelect
 							value={mapping.durationUnit}
 							onChange={(event) =>

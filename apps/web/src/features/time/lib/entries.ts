@@ -63,7 +63,7 @@ export function endAfter(start: Date, time: string): Date | null {
 export type DayGroup = { day: string; label: string; entries: TimeEntry[]; totalSeconds: number }
 
 /** "Today", "Yesterday", else "Mon, 24 Nov" (with the year when it is not this one). */
-export function dayLabel(day: string, now: number, locale?: string): string {
+function dayLabel(day: string, now: number, locale?: string): string {
 	if (day === localDay(now)) {
 		return 'Today'
 	}

@@ -12,7 +12,7 @@ import type { Database, Workspace } from '@blocksmith/contracts/workspaces.ts'
 // workspaces API and the time API describe it), its projects, and entries on it (the API
 // stand-in is #src/test/mock-api.tsx).
 
-export const workspace: Workspace = {
+const workspace: Workspace = {
 	id: 'ws1',
 	tool: 'local',
 	name: 'Sample workspace',
@@ -24,7 +24,7 @@ export const workspace: Workspace = {
 
 const sync = { state: 'idle', lastSyncedAt: null, nextSyncAt: null, lastError: null, rowCount: 3 } as const
 
-export const entriesDatabase: Database = {
+const entriesDatabase: Database = {
 	id: 'db-time',
 	workspaceId: 'ws1',
 	tool: 'local',
@@ -52,7 +52,7 @@ export const entriesDatabase: Database = {
 	sync,
 }
 
-export const projectsDatabase: Database = {
+const projectsDatabase: Database = {
 	...entriesDatabase,
 	id: 'db-projects',
 	externalId: 'db-projects',
@@ -64,7 +64,7 @@ export const projectsDatabase: Database = {
 }
 
 /** A database that cannot hold entries as it is: no date. */
-export const dealsDatabase: Database = {
+const dealsDatabase: Database = {
 	...entriesDatabase,
 	id: 'db-deals',
 	externalId: 'db-deals',
@@ -76,7 +76,7 @@ export const dealsDatabase: Database = {
 	],
 }
 
-export const projectRows = [
+const projectRows = [
 	{ id: 'p1', title: 'Website redesign' },
 	{ id: 'p2', title: 'Mobile app' },
 ].map((row) => ({
