@@ -22,15 +22,22 @@ const deals = makeTimeDatabase({
 	),
 })
 
+/** A database with a date, so its suggestion is complete too, but not named for time. */
+const enquiries = makeTimeDatabase({
+	id: 'db-enquiries',
+	name: 'Enquiries',
+	suggested: review({ ...suggestedMapping, duration: null, project: null, client: null, tags: null, billable: null }),
+})
+
 describe('time tracking setup', () => {
 	test('with nothing mapped, /time offers the sample database with its suggestion filled in; saving it opens the timer', async () => {
-		let local: TimeDatabase[] = [makeTimeDatabase(), deals]
+		let local: TimeDatabase[] = [deals, enquiries, makeTimeDatabase()]
 		const api = mockApi((call) => {
 			if (call.path === '/dashboard/local_time/databases' && call.method === 'GET') {
 				return json(local)
 			}
 			if (call.path === '/dashboard/local_time/databases/db-time' && call.method === 'PUT') {
-				local = [mappedDatabase, deals]
+				local = [deals, enquiries, mappedDatabase]
 				return json(mappedDatabase)
 			}
 			if (call.path === '/dashboard/local_time/timer') {
@@ -44,9 +51,17 @@ describe('time tracking setup', () => {
 		const { user, router } = renderApp(routes, '/time')
 		expect(await screen.findByRole('heading', { name: 'Where should your time go?' })).toBeInTheDocument()
 		const list = screen.getByRole('list', { name: 'Databases for time entries' })
-		const [first, second] = within(list).getAllByRole('listitem') as [HTMLElement, HTMLElement]
+		// The one named for time first (others with a date fit too), then the rest, then what cannot hold time.
+		const items = within(list).getAllByRole('listitem')
+		expect(items.map((item) => within(item).getByRole('heading').textContent)).toEqual([
+			'Time entries',
+			'Enquiries',
+			'Deals',
+		])
+		const [first, , third] = items as [HTMLElement, HTMLElement, HTMLElement]
+		expect(within(list).getAllByText('Ready to use')).toHaveLength(1)
 		expect(within(first).getByText('Ready to use')).toBeInTheDocument()
-		expect(within(second).getByText(/Missing: Start/)).toBeInTheDocument()
+		expect(within(third).getByText(/Missing: Start/)).toBeInTheDocument()
 
 		await user.click(within(first).getByRole('button', { name: 'Use Time entries' }))
 		const dialog = await screen.findByRole('dialog', { name: 'Track time in Time entries' })
