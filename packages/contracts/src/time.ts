@@ -261,6 +261,8 @@ export const setTimesheetCellSchema = z.object({
 	databaseId: idSchema,
 	date: isoDateSchema,
 	timeZone: timeZoneSchema,
+	/** The week answered with the change: the one holding `date`, starting on this weekday (as the grid shows it). */
+	weekStart: z.number().int().min(0).max(6).default(1),
 	project: z.string().min(1).max(200).nullable().default(null),
 	task: z.string().trim().max(2000).nullable().default(null),
 	/** As typed: `1:30`, `1.5h`, `90m`; empty or `0` clears the cell. Or `seconds`. */

@@ -1,6 +1,8 @@
-// Time tracking: the time databases (which database holds entries and how its properties map)
-// and the timer, under /dashboard/{tool}_time. `{tool}` is the database's workspace tool; each
-// path exists once per tool, so an entry or a database is only reached through its own tool.
+// Time tracking: the time databases (which database holds entries and how its properties map),
+// the timer, entries (with delete and undo) and the weekly timesheet, under /dashboard/{tool}_time.
+// `{tool}` is the database's workspace tool; each path exists once per tool, so an entry or a
+// database is only reached through its own tool. The header's timer, whatever the tool, is
+// /dashboard/time/timer.
 
 import { idSchema, okSchema } from '@blocksmith/contracts/common.ts'
 import {
@@ -10,9 +12,12 @@ import {
 	currentTimerSchema,
 	listEntriesQuerySchema,
 	saveTimeMappingSchema,
+	setTimesheetCellSchema,
 	startTimerSchema,
 	timeDatabaseSchema,
 	timeEntrySchema,
+	timesheetQuerySchema,
+	timesheetSchema,
 	updateEntrySchema,
 } from '@blocksmith/contracts/time.ts'
 import { type WorkspaceTool, workspaceToolSchema } from '@blocksmith/contracts/workspaces.ts'
@@ -26,6 +31,7 @@ import type { TimeCtx, TimeDeps } from './time.deps.ts'
 import { createEntry, listEntries, updateEntry } from './time.entries.ts'
 import { createTimeDatabase, getTimeDatabase, listTimeDatabases, removeMapping, saveMapping } from './time.service.ts'
 import { anyTimer, continueEntry, currentTimer, startTimer, stopTimer } from './time.timer.ts'
+import { readTimesheet, setTimesheetCell } from './time.timesheet.ts'
 
 const idParams = z.object({ id: idSchema })
 const { 400: bad, 404: notFound } = commonProblems
@@ -157,6 +163,27 @@ function routesFor(tool: WorkspaceTool) {
 				409: problemResponse('Changed meanwhile'),
 			},
 		}),
+		timesheet: timeRoute(tool, {
+			method: 'get',
+			path: '/timesheet',
+			summary:
+				"The caller's week in one database: a row per project and task, seconds per local day in their time zone (midnight and DST crossings split, a running entry up to now), totals and overlaps; rows typed in the workspace count too",
+			request: { query: timesheetQuerySchema },
+			responses: { 200: jsonResponse(timesheetSchema, 'The week'), 400: bad, 404: notFound },
+		}),
+		setTimesheetCell: timeRoute(tool, {
+			method: 'put',
+			path: '/timesheet/cell',
+			summary:
+				'Set one day of a project/task row to a total (typed as 1:30, 1.5h, 90m): an empty cell gets an entry placed where the day is free (from 09:00), a cell of one entry made here changes its length (0 deletes it), a cell of several entries only grows (an entry for the difference). Answers the week',
+			request: { body: jsonBody(setTimesheetCellSchema) },
+			responses: {
+				200: jsonResponse(timesheetSchema, 'The week, changed'),
+				400: bad,
+				404: notFound,
+				409: problemResponse('A cell of several entries (or one not made here) made smaller: edit its entries'),
+			},
+		}),
 		stopEntry: timeRoute(tool, {
 			method: 'post',
 			path: '/entries/{id}/stop',
@@ -226,6 +253,10 @@ export function createTimeRoutes(deps: { auth: Auth; time: TimeDeps }) {
 		)
 		router.openapi(routes.continueEntry, async (c) => c.json(await continueEntry(ctx(c), tool, id(c)), 201))
 		router.openapi(routes.stopEntry, async (c) => c.json(await stopTimer(ctx(c), tool, id(c)), 200))
+		router.openapi(routes.timesheet, async (c) => c.json(await readTimesheet(ctx(c), tool, c.req.valid('query')), 200))
+		router.openapi(routes.setTimesheetCell, async (c) =>
+			c.json(await setTimesheetCell(ctx(c), tool, c.req.valid('json')), 200),
+		)
 		router.openapi(routes.deleteEntry, async (c) => c.json(await deleteEntry(ctx(c), tool, id(c)), 200))
 		router.openapi(routes.restoreEntry, async (c) => c.json(await restoreEntry(ctx(c), tool, id(c)), 200))
 	}
