@@ -18,7 +18,7 @@ import { entriesWithTool, stopValues, toEntries } from './time.timer.ts'
 type EntryRecord = typeof timeEntries.$inferSelect
 
 /** One of the caller's own entries in this tool (404 in another organization or tool, 403 someone else's). */
-export async function ownEntry(ctx: TimeCtx, tool: WorkspaceTool, id: string): Promise<EntryRecord> {
+async function ownEntry(ctx: TimeCtx, tool: WorkspaceTool, id: string): Promise<EntryRecord> {
 	const [row] = await entriesWithTool(ctx).where(
 		and(eq(timeEntries.organizationId, ctx.orgId), eq(workspaces.tool, tool), eq(timeEntries.id, id)),
 	)
