@@ -285,6 +285,17 @@ export function createLocalConnector(options: { db: Db; orgId: string; workspace
 			// Under its old id, so whatever pointed at the row (relations, our records) finds it again.
 			const now = new Date()
 			return db.transaction(async (tx) => {
+				const [present] = await tx
+					.select()
+					.from(workspaceRows)
+					.where(and(eq(workspaceRows.databaseId, record.id), eq(workspaceRows.externalId, externalId)))
+				if (present) {
+					return toExternalRow(present)
+				}
+				if (Object.keys(values).length === 0) {
+					// Its delete found it gone already (deleted in the table): there is nothing to bring back.
+					throw new ConnectorError('not_found', 'No values were kept to restore this row with.')
+				}
 				const [row] = await tx
 					.insert(workspaceRows)
 					.values({
@@ -297,17 +308,9 @@ export function createLocalConnector(options: { db: Db; orgId: string; workspace
 						createdTime: now,
 						lastEditedTime: now,
 					})
-					.onConflictDoNothing()
 					.returning()
 				if (!row) {
-					const [present] = await tx
-						.select()
-						.from(workspaceRows)
-						.where(and(eq(workspaceRows.databaseId, record.id), eq(workspaceRows.externalId, externalId)))
-					if (!present) {
-						throw new ConnectorError('invalid', 'Another row took the id of the one to restore.')
-					}
-					return toExternalRow(present)
+					throw new Error('insert returned nothing')
 				}
 				await tx
 					.update(workspaceDatabases)
