@@ -23,6 +23,7 @@ import { createFormRoutes } from './features/forms/forms.routes.ts'
 import { createTime, type Time } from './features/time/time.module.ts'
 import { createTimeReportRoutes } from './features/time/time.reports.routes.ts'
 import { createTimeRoutes } from './features/time/time.routes.ts'
+import { createTimeShareRoutes } from './features/time/time.share.routes.ts'
 import { bodyLimits } from './lib/body-limit.ts'
 import { compression } from './lib/compression.ts'
 import type { AppEnv } from './lib/context.ts'
@@ -252,6 +253,16 @@ export function createApp(services: AppServices) {
 	// Before the workspaces': /dashboard/{tool}/databases would take /dashboard/local_time/databases as a tool named local_time.
 	app.route('/', createTimeRoutes({ auth, time: services.time.deps }))
 	app.route('/', createTimeReportRoutes({ auth, time: services.time.deps }))
+	app.route(
+		'/',
+		createTimeShareRoutes({
+			auth,
+			time: services.time.deps,
+			publicUrl: config.publicUrl,
+			rateLimits: config.rateLimits,
+			subscriptions: services.subscriptions,
+		}),
+	)
 	app.route('/', createWorkspaceRoutes({ auth, workspaces: services.workspaces.deps }))
 	app.route(
 		'/',
