@@ -34,8 +34,9 @@ function useProjectChoices(database: TimeDatabase, rows: GridRow[]): ProjectChoi
 			}
 		}
 		if (property?.type === 'relation') {
+			// Entries name a related project by its row's id here, not by its Notion page id (externalId).
 			for (const row of related.data?.rows ?? []) {
-				choices.set(row.externalId, row.title || 'Untitled')
+				choices.set(row.id, row.title || 'Untitled')
 			}
 		} else {
 			for (const option of property?.options ?? []) {
