@@ -116,9 +116,12 @@ export function DatabaseSetup({ isFirstRun = false }: { isFirstRun?: boolean }) 
 								<Button
 									variant={database === best || (database.saved && !database.saved.isComplete) ? 'primary' : 'outline'}
 									onClick={() => setMapping(database)}
-									aria-label={`${database.saved ? 'Edit mapping of' : 'Use'} ${database.name}`}
 								>
-									{database.saved ? 'Edit mapping' : 'Use this database'}
+									{/* Named with the database for screen readers; the visible words come first (WCAG 2.5.3). */}
+									{database.saved ? 'Edit mapping ' : 'Use this database '}
+									<span className="sr-only">
+										{database.saved ? 'of' : 'for'} {database.name}
+									</span>
 								</Button>
 							</div>
 						</li>

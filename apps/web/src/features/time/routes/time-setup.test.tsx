@@ -63,7 +63,7 @@ describe('time tracking setup', () => {
 		expect(within(first).getByText('Ready to use')).toBeInTheDocument()
 		expect(within(third).getByText(/Missing: Start/)).toBeInTheDocument()
 
-		await user.click(within(first).getByRole('button', { name: 'Use Time entries' }))
+		await user.click(within(first).getByRole('button', { name: 'Use this database for Time entries' }))
 		const dialog = await screen.findByRole('dialog', { name: 'Track time in Time entries' })
 		// Each field's select holds the suggestion, among the properties of fitting types only.
 		expect(await within(dialog).findByRole('combobox', { name: /^Start/ })).toHaveValue('when')
@@ -97,7 +97,7 @@ describe('time tracking setup', () => {
 			return workspaceReads(call)
 		})
 		const { user } = renderApp(routes, '/time/setup')
-		await user.click(await screen.findByRole('button', { name: 'Use Deals' }))
+		await user.click(await screen.findByRole('button', { name: 'Use this database for Deals' }))
 		const dialog = await screen.findByRole('dialog', { name: 'Track time in Deals' })
 		const start = await within(dialog).findByRole('combobox', { name: /^Start/ })
 		expect(start).toHaveValue('')
