@@ -6,6 +6,9 @@ import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 import { type Database, sample } from '#src/test/time.ts'
 import { insertLocalRows } from '#src/workspaces/local/local.connector.ts'
 import { workspaceDatabases, workspaceRows } from '#src/workspaces/workspaces.schema.ts'
+import type { TimeCtx } from './time.deps.ts'
+import { viewEntryLines } from './time.reports.ts'
+import { findView } from './time.views.ts'
 
 // Rates, saved views and a view's analytics and series over a few hand-made entries whose
 // figures are worked out below (a midnight and DST crossing in Berlin, an overlap, rates by
@@ -146,6 +149,28 @@ describe('a view over hand-made entries', () => {
 			],
 		)
 		expect(weekly.body.breakdown).toBeNull()
+
+		// One line per entry and local day, for exports and invoices.
+		const ctx: TimeCtx = { ...t.services.time.deps, orgId: team.orgId, userId: owner.userId, role: 'owner' }
+		const view = await findView(ctx, 'local', viewId)
+		const lines = await viewEntryLines(t.services.time.deps, team.orgId, view, new Date(), { limit: 3 })
+		expect(
+			lines.map((line) => [line.date, line.start, line.end, line.seconds, line.rate, line.amount, line.description]),
+		).toEqual([
+			['2026-03-28', '2026-03-28T22:30:00.000Z', '2026-03-28T23:00:00.000Z', 1800, 12050, 6025, 'A'],
+			['2026-03-29', '2026-03-28T23:00:00.000Z', '2026-03-29T01:10:00.000Z', 7800, 12050, 26108, 'A'],
+			['2026-03-29', '2026-03-29T00:00:00.000Z', '2026-03-29T00:30:00.000Z', 1800, 12050, 6025, 'C'],
+		])
+		expect(lines[0]).toMatchObject({
+			personLabel: 'Olive Owner',
+			project: p1.id,
+			projectLabel: p1.title,
+			tags: ['Meeting', 'Admin'],
+			billable: true,
+			entryId: null,
+			isRunning: false,
+		})
+		expect(lines[0]?.key).toBe(`row:${lines[0]?.rowId}`)
 
 		// Rounded up to 15 minutes per entry and day: A's 7800 s on the 29th count 8100.
 		const rounded = await t.request('PATCH', `/dashboard/local_time/views/${viewId}`, {
