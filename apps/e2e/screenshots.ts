@@ -172,6 +172,7 @@ try {
 
 	const forms = await seedForms(api, baseUrl, ada.token)
 	const charts = await seedCharts(api, ada.token)
+	await seedTime(api, charles.token)
 
 	// Mary owns "Celestial Mechanics", an organization of its own whose subscription she paused:
 	// a trial cannot be paused, so billing starts first (the local provider takes no payment).
@@ -205,11 +206,24 @@ try {
 			},
 		},
 		...chartShots(charts),
+		{
+			// Charles's: a timer running in Ada's pictures would show in every one of them.
+			name: 'time',
+			caption:
+				'Time Tracking → Timer, as Charles: a timer running on the sample Time entries (also in the app's sidebar or header), and his entries of the day with an overlap flagged',
+			path: '/time',
+			isSignedIn: true,
+			token: charles.token,
+			ready: async (page) => {
+				await page.getByRole('button', { name: 'Stop', exact: true }).waitFor()
+				await page.getByRole('region', { name: 'Today' }).getByText('Homepage wireframes').waitFor()
+			},
+			viewports: ['desktop', 'phone'],
+		},
 		...(
 			[
 				['invoices', 'Invoices', '/invoices'],
 				['portals', 'Portals', '/portals'],
-				['time', 'Time Tracking', '/time'],
 			] as const
 		).map(
 			([name, title, pagePath]): Shot => ({
@@ -1130,6 +1144,62 @@ async function seedCharts(api: HttpApi, token: string) {
 type SeededField = { id: string; label: string; kind: string; required: boolean; helpText: string | null }
 type SeededForm = { id: string; fields: SeededField[] }
 type HttpApi = ReturnType<typeof createHttpApi>
+
+/**
+ * Charles's time on the sample Time entries database, mapped as suggested: three entries of the
+ * last hours (two overlapping) and a timer running on a project.
+ */
+async function seedTime(api: HttpApi, token: string) {
+	type TimeDatabase = { id: string; name: string; suggested: { mapping: unknown } }
+	const databases = await api.callOk<TimeDatabase[]>('/dashboard/local_time/databases', { token })
+	const time = databases.find((database) => database.name === 'Time entries')
+	if (!time) {
+		throw new Error('the sample workspace has no Time entries database')
+	}
+	await api.callOk(`/dashboard/local_time/databases/${time.id}`, {
+		token,
+		method: 'PUT',
+		json: { mapping: time.suggested.mapping },
+	})
+	const project = async (name: string) => {
+		const projects = databases.find((database) => database.name === 'Projects')
+		const page = await api.callOk<{ rows: { id: string; title: string }[] }>(
+			`/dashboard/local/databases/${projects?.id}/rows?limit=200`,
+			{ token },
+		)
+		const row = page.rows.find((candidate) => candidate.title === name) ?? page.rows[0]
+		if (!row) {
+			throw new Error('the sample workspace has no projects')
+		}
+		return row.id
+	}
+	const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000).toISOString()
+	const entries = [
+		{ description: 'Sprint planning', startedAt: hoursAgo(5), duration: '1:30', tags: ['Meeting'], billable: false },
+		{ description: 'Client call', startedAt: hoursAgo(4), duration: '45m', tags: ['Meeting'], billable: true },
+		{
+			description: 'Homepage wireframes',
+			startedAt: hoursAgo(3),
+			duration: '2h',
+			tags: ['Deep work'],
+			billable: true,
+			project: await project('Website redesign'),
+		},
+	]
+	for (const entry of entries) {
+		await api.callOk('/dashboard/local_time/entries', { token, json: { databaseId: time.id, ...entry } })
+	}
+	await api.callOk('/dashboard/local_time/timer/start', {
+		token,
+		json: {
+			databaseId: time.id,
+			description: 'Design review',
+			project: await project('Website redesign'),
+			tags: ['Meeting'],
+			billable: true,
+		},
+	})
+}
 
 /**
  * The forms in the pictures, all on the sample workspace's Enquiries database: "Contact us",

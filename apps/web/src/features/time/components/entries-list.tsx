@@ -146,7 +146,8 @@ function EntryRow({ entry, database, projectName, isOverlapping, onEdit, onConti
 	const seconds = secondsOf(entry, Date.now())
 	return (
 		<li className="group flex flex-wrap items-center gap-x-4 gap-y-1 px-1 py-2.5 sm:flex-nowrap">
-			<div className="grid min-w-0 flex-1 gap-0.5">
+			{/* On a phone the details take the first line and the times the second. */}
+			<div className="grid min-w-0 flex-1 basis-full gap-0.5 sm:basis-0">
 				<button
 					type="button"
 					onClick={onEdit}
@@ -175,25 +176,27 @@ function EntryRow({ entry, database, projectName, isOverlapping, onEdit, onConti
 					<DeliveryState entry={entry} tool={database.tool} />
 				</div>
 			</div>
-			{entry.billable ? (
-				<CircleDollarSign aria-label="Billable" role="img" className="size-4 shrink-0 text-success" />
-			) : null}
-			<span className="text-muted-foreground text-sm tabular-nums">
-				{localTime(entry.startedAt)}–{entry.endedAt ? localTime(entry.endedAt) : ''}
-			</span>
-			<span className="w-14 text-right font-medium text-sm tabular-nums">
-				{formatDuration(seconds, { precision: 'minutes' })}
-			</span>
-			<div className="flex items-center gap-0.5">
-				<Button variant="ghost" size="icon-sm" aria-label={`Continue ${name}`} title="Continue" onClick={onContinue}>
-					<Play aria-hidden />
-				</Button>
-				<Button variant="ghost" size="icon-sm" aria-label={`Edit ${name}`} title="Edit" onClick={onEdit}>
-					<PencilLine aria-hidden />
-				</Button>
-				<Button variant="ghost" size="icon-sm" aria-label={`Delete ${name}`} title="Delete" onClick={onDelete}>
-					<Trash2 aria-hidden />
-				</Button>
+			<div className="ml-auto flex shrink-0 items-center gap-4">
+				{entry.billable ? (
+					<CircleDollarSign aria-label="Billable" role="img" className="size-4 shrink-0 text-success" />
+				) : null}
+				<span className="text-muted-foreground text-sm tabular-nums">
+					{localTime(entry.startedAt)}–{entry.endedAt ? localTime(entry.endedAt) : ''}
+				</span>
+				<span className="w-14 text-right font-medium text-sm tabular-nums">
+					{formatDuration(seconds, { precision: 'minutes' })}
+				</span>
+				<div className="flex items-center gap-0.5">
+					<Button variant="ghost" size="icon-sm" aria-label={`Continue ${name}`} title="Continue" onClick={onContinue}>
+						<Play aria-hidden />
+					</Button>
+					<Button variant="ghost" size="icon-sm" aria-label={`Edit ${name}`} title="Edit" onClick={onEdit}>
+						<PencilLine aria-hidden />
+					</Button>
+					<Button variant="ghost" size="icon-sm" aria-label={`Delete ${name}`} title="Delete" onClick={onDelete}>
+						<Trash2 aria-hidden />
+					</Button>
+				</div>
 			</div>
 		</li>
 	)
