@@ -6,24 +6,25 @@ import { timeKeys } from '../api/time-keys.ts'
 // read it again on focus and every 30 s). Only a "changed" travels: each tab reads the server.
 
 const channelName = 'blocksmith:time'
+// One per tab: a channel does not hear its own messages, so this tab does not read twice.
+let channel: BroadcastChannel | null | undefined
 
-function openChannel(): BroadcastChannel | null {
-	return typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(channelName)
+function tabChannel(): BroadcastChannel | null {
+	channel ??= typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(channelName)
+	return channel
 }
 
 /** Reads the timers and entries again when another tab says they changed. */
 export function useTimerChannel(): void {
 	const queryClient = useQueryClient()
 	useEffect(() => {
-		const channel = openChannel()
-		if (!channel) {
-			return
-		}
-		channel.onmessage = () => {
+		const listened = tabChannel()
+		const onMessage = () => {
 			void queryClient.invalidateQueries({ queryKey: timeKeys.timers })
 			void queryClient.invalidateQueries({ queryKey: timeKeys.entries })
 		}
-		return () => channel.close()
+		listened?.addEventListener('message', onMessage)
+		return () => listened?.removeEventListener('message', onMessage)
 	}, [queryClient])
 }
 
@@ -31,9 +32,7 @@ export function useTimerChannel(): void {
 export function useTimerChanged(): () => Promise<void> {
 	const queryClient = useQueryClient()
 	return useCallback(async () => {
-		const channel = openChannel()
-		channel?.postMessage('changed')
-		channel?.close()
+		tabChannel()?.postMessage('changed')
 		await Promise.all([
 			queryClient.invalidateQueries({ queryKey: timeKeys.timers }),
 			queryClient.invalidateQueries({ queryKey: timeKeys.entries }),
