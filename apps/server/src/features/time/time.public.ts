@@ -17,7 +17,7 @@ import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
 import { and, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#src/db/client.ts'
 import { AppError } from '#src/lib/errors.ts'
-import { workspaceDatabases, workspaceRows } from '#src/workspaces/workspaces.schema.ts'
+import { workspaceDatabases, workspaceRows, workspaceWrites } from '#src/workspaces/workspaces.schema.ts'
 import type { TimeDeps } from './time.deps.ts'
 import { exportLimits } from './time.export.ts'
 import { amountText } from './time.export-format.ts'
@@ -173,7 +173,7 @@ async function assertOwnDatabase(deps: TimeDeps, orgId: string, databaseId: stri
 /**
  * Records that `invoiceRef` billed these rows of the database. Again for the same invoice:
  * nothing changes. A row another invoice billed: 409 and nothing is marked. A row the database
- * does not hold: 400 naming externalRowIds.
+ * does not hold (neither mirrored nor created by one of our entries): 400 naming externalRowIds.
  */
 export async function markBilled(
 	deps: TimeDeps,
@@ -187,18 +187,34 @@ export async function markBilled(
 	return deps.db.transaction(async (tx) => {
 		const known = new Set<string>()
 		for (let index = 0; index < ids.length; index += 1000) {
-			const rows = await tx
+			const chunk = ids.slice(index, index + 1000)
+			// The mirror's rows, and rows our entries created (delivered, maybe not mirrored yet).
+			const mirrored = await tx
 				.select({ externalId: workspaceRows.externalId })
 				.from(workspaceRows)
 				.where(
 					and(
 						eq(workspaceRows.databaseId, databaseId),
 						eq(workspaceRows.organizationId, orgId),
-						inArray(workspaceRows.externalId, ids.slice(index, index + 1000)),
+						inArray(workspaceRows.externalId, chunk),
 					),
 				)
-			for (const row of rows) {
-				known.add(row.externalId)
+			const created = await tx
+				.select({ externalId: workspaceWrites.externalRowId })
+				.from(workspaceWrites)
+				.where(
+					and(
+						eq(workspaceWrites.databaseId, databaseId),
+						eq(workspaceWrites.organizationId, orgId),
+						eq(workspaceWrites.kind, 'create'),
+						eq(workspaceWrites.state, 'delivered'),
+						inArray(workspaceWrites.externalRowId, chunk),
+					),
+				)
+			for (const row of [...mirrored, ...created]) {
+				if (row.externalId) {
+					known.add(row.externalId)
+				}
 			}
 		}
 		const unknown = ids.filter((id) => !known.has(id))
