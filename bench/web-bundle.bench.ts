@@ -39,8 +39,8 @@ type Route = {
 	budgetTotal?: number
 }
 const routes: Route[] = [
-	// 121 KB since decision 008's amendment (2026-11-24): see there.
-	{ path: '/login', modules: ['src/app/routes/login-page.tsx'], budgetJs: 121 * kb },
+	// 122 KB since decision 008's second amendment (2026-11-26): see there.
+	{ path: '/login', modules: ['src/app/routes/login-page.tsx'], budgetJs: 122 * kb },
 	{ path: '/forms/{id}', entry: formEntry, modules: [], budgetTotal: 100 * kb },
 	// Embedded in Notion pages, many to a page: 60 KB in all is the ceiling, a few KB the aim.
 	{ path: '/charts/{id}', entry: chartEntry, modules: [], budgetTotal: 60 * kb },
@@ -68,7 +68,8 @@ const routes: Route[] = [
 	{
 		path: '/',
 		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/app/routes/home-page.tsx'],
-		budgetJs: 220 * kb,
+		// 223 KB since the running timer joined the app's frame (decision 008, 2026-11-26).
+		budgetJs: 223 * kb,
 	},
 	{
 		path: '/forms',
