@@ -81,7 +81,7 @@ export function summaryRows(
 }
 
 /** A non-negative integer divided by 10^digits, as exact decimal text: (12050, 2) → "120.50". */
-export function decimalText(value: number, digits: number): string {
+function decimalText(value: number, digits: number): string {
 	if (!Number.isSafeInteger(value) || value < 0) {
 		throw new RangeError(`Expected a whole number, 0 or more; got ${value}.`)
 	}

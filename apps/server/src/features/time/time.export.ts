@@ -47,7 +47,7 @@ function clockOf(instant: string, timeZone: string): string {
  * The report's lines as exports show them: local clock times of the part on that day (an end at
  * the next day's start is 24:00; a running entry's last part has no end yet), labels only.
  */
-export function exportLinesOf(lines: ReportLine[], timeZone: string, now: Date): ExportLine[] {
+function exportLinesOf(lines: ReportLine[], timeZone: string, now: Date): ExportLine[] {
 	const nowSecond = Math.floor(now.getTime() / 1000) * 1000
 	return lines.map((line) => {
 		const isStillRunning = line.isRunning && Date.parse(line.end) >= nowSecond

@@ -30,7 +30,7 @@ import { viewById } from './time.views.ts'
 export type UnbilledGroup = Extract<TimeGroup, 'project' | 'task'>
 
 /** At most this many rows per call: an invoice of more is made in parts. */
-export const maxMarkedRows = 10_000
+const maxMarkedRows = 10_000
 
 function keyAndLabel(line: ReportLine, groupBy: UnbilledGroup): { key: string; label: string } {
 	return groupBy === 'project'

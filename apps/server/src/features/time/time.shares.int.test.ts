@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm'
 import Papa from 'papaparse'
 import { extractText } from 'unpdf'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { users } from '#src/core/auth/auth.schema.ts'
 import { teamWithEveryRole } from '#src/test/teams.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 import { download, expected, trackedWeek } from '#src/test/time-reports.ts'
@@ -117,6 +118,34 @@ describe('shared links', () => {
 		const again = await t.request('DELETE', `${base}/${created.body.id}`, { token: owner.token })
 		expect(again.status).toBe(200)
 		expect(again.body.revokedAt).toBe(revoked.body.revokedAt)
+	})
+
+	test('past 31 days the series is weekly; a member named by an e-mail address is not named so', async () => {
+		const team = await teamWithEveryRole(t)
+		await t.db.update(users).set({ name: team.member.email }).where(eq(users.id, team.member.userId))
+		const { viewId } = await trackedWeek(t, team)
+		const changed = await t.request('PATCH', `/dashboard/local_time/views/${viewId}`, {
+			token: team.owner.token,
+			json: { settings: { range: { kind: 'fixed', from: '2026-03-01', to: '2026-04-05' }, groupBy: 'person' } },
+		})
+		expect(changed.status).toBe(200)
+		const created = await t.request('POST', `/dashboard/local_time/views/${viewId}/shares`, {
+			token: team.owner.token,
+			json: {},
+		})
+		const report = await t.request('GET', `/api/time/reports/${tokenOf(created.body.url)}`)
+		expect(report.status).toBe(200)
+		expect(report.body.series.interval).toBe('week')
+		expect(report.body.series.buckets[0].key).toBe('2026-W09')
+		expect(report.body.analytics.groups.person.map((group: { label: string }) => group.label)).toEqual([
+			'Olive Owner',
+			'(e-mail hidden)',
+		])
+		expect(report.body.series.breakdown.map((group: { key: string; label: string }) => group.label)).toEqual([
+			'Olive Owner',
+			'(e-mail hidden)',
+		])
+		expect(JSON.stringify(report.body)).not.toContain(team.member.email)
 	})
 
 	test('an expired or unknown link reads as the revoked one; an expiry in the past is a 400 naming it', async () => {

@@ -168,7 +168,7 @@ function gone(error: unknown): never {
 const emailPattern = /[^\s@<>()"',;:]+@[^\s@<>()"',;:]+\.[^\s@<>()"',;:]+/g
 
 /** A label with any e-mail address in it hidden (a member named by their address, a project titled with one). */
-export function publicLabel(label: string): string {
+function publicLabel(label: string): string {
 	return label.replace(emailPattern, '(e-mail hidden)')
 }
 
