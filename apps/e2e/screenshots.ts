@@ -210,7 +210,7 @@ try {
 			// Charles's: a timer running in Ada's pictures would show in every one of them.
 			name: 'time',
 			caption:
-				'Time Tracking → Timer, as Charles: a timer running on the sample Time entries (also in the app's sidebar or header), and his entries of the day with an overlap flagged',
+				'Time Tracking → Timer, as Charles: a timer running on the sample Time entries (also in the app’s sidebar or header), and his entries of the day with an overlap flagged',
 			path: '/time',
 			isSignedIn: true,
 			token: charles.token,
