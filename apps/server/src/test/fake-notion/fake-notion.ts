@@ -44,6 +44,7 @@
  * - faults: `setRateLimit({ requestsPerSecond, burst?, retryAfterSeconds? } | null)` (429 `rate_limited` with
  *   Retry-After), `failNext(n, { status, code?, message? })`, `setOutage(on, status = 503 | 529)`,
  *   `setPageCreateOutage(dataSourceId, on)` (503 on creating pages in one data source only),
+ *   `setPageWriteOutage(dataSourceId, on)` (503 on creating or updating pages in one data source only),
  *   `delayNext(n, ms)`, `setLatency(ms)`, `dropResponseNext(n, { mode: 'reset' | 502 })` (the request is applied,
  *   then the socket is destroyed or a 502 HTML page answers), `clearFaults()`.
  * - log: `requests()` → `{ method, path, route, status, at, requestId, fault? }[]`, `requestCount(method?, route?)`,
@@ -258,6 +259,8 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 	let outage: 503 | 529 | null = null
 	/** Data sources in which creating a page fails with 503, while everything else works. */
 	const pageOutages = new Set<string>()
+	/** Data sources in which creating or updating a page fails with 503 (e.g. a timer stopped during an outage). */
+	const pageWriteOutages = new Set<string>()
 	const compactId = (id: string) => id.replaceAll('-', '').toLowerCase()
 	const failures: FailureSpec[] = []
 	const delays: number[] = []
@@ -329,10 +332,20 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 				...error.headers,
 			})
 		}
-		if (pageOutages.size > 0 && c.req.method === 'POST' && path === '/v1/pages') {
+		if (pageOutages.size + pageWriteOutages.size > 0 && c.req.method === 'POST' && path === '/v1/pages') {
 			const body = (await c.req.json().catch(() => null)) as { parent?: Record<string, unknown> } | null
 			const parentId = body?.parent?.data_source_id ?? body?.parent?.database_id
-			if (typeof parentId === 'string' && pageOutages.has(compactId(parentId))) {
+			const isDown = (id: string) => pageOutages.has(compactId(id)) || pageWriteOutages.has(compactId(id))
+			if (typeof parentId === 'string' && isDown(parentId)) {
+				return fail(
+					new NotionApiError(503, 'service_unavailable', 'Notion is unavailable, please try again later.'),
+					'outage',
+				)
+			}
+		}
+		if (pageWriteOutages.size > 0 && c.req.method === 'PATCH' && path.startsWith('/v1/pages/')) {
+			const page = store.pages.get(safeDecode(path.slice('/v1/pages/'.length)))
+			if (page && pageWriteOutages.has(compactId(page.dataSourceId))) {
 				return fail(
 					new NotionApiError(503, 'service_unavailable', 'Notion is unavailable, please try again later.'),
 					'outage',
@@ -978,6 +991,14 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 				pageOutages.delete(compactId(dataSourceId))
 			}
 		},
+		/** Creating and updating pages in one data source fails (503); reads and other data sources go on. */
+		setPageWriteOutage(dataSourceId: string, on: boolean): void {
+			if (on) {
+				pageWriteOutages.add(compactId(dataSourceId))
+			} else {
+				pageWriteOutages.delete(compactId(dataSourceId))
+			}
+		},
 		delayNext(count: number, ms: number): void {
 			for (let i = 0; i < count; i++) {
 				delays.push(ms)
@@ -996,6 +1017,7 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 			rateLimit = null
 			outage = null
 			pageOutages.clear()
+			pageWriteOutages.clear()
 			failures.length = 0
 			delays.length = 0
 			drops.length = 0
