@@ -117,8 +117,13 @@ export function entriesQuery(tool: WorkspaceTool, databaseId: string) {
 				schema: z.array(timeEntrySchema),
 				signal,
 			}),
-		// A write still on its way is polled until it lands (or fails), so its state moves by itself.
-		refetchInterval: (query) => (query.state.data?.some((entry) => entry.delivery === 'pending') ? 5000 : false),
+		// A write still on its way is polled until it lands, so its state moves by itself: often while
+		// pending, and less often after a failed attempt (the queue tries again, with growing pauses),
+		// so "trying again" gives way to the delivered entry without a reload.
+		refetchInterval: (query) => {
+			const deliveries = query.state.data?.map((entry) => entry.delivery) ?? []
+			return deliveries.includes('pending') ? 5000 : deliveries.includes('failed') ? 30_000 : false
+		},
 	})
 }
 
