@@ -30,6 +30,8 @@ export type ReportQuery = {
 	range: DateRange
 	rates: RateTable
 	now: Date
+	/** Another relation with the source's columns (the benchmark's typed table); the entry source by default. */
+	source?: SQL
 }
 
 const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`
@@ -116,7 +118,7 @@ export function figuresCte(q: ReportQuery): SQL {
 		select key, value::bigint as rate from jsonb_each_text(${json(q.rates.people)})
 	), src as materialized (
 		select s.*, coalesce(pr.rate, mr.rate, ${q.rates.defaultRate}::bigint) as rate
-		from ${sourceSql(q.target, q.now)} s
+		from ${q.source ?? sourceSql(q.target, q.now)} s
 		left join project_rates pr on pr.key = s.project
 		left join people_rates mr on mr.key = s.person
 		${where}
@@ -180,26 +182,13 @@ function groupOf(group: TimeGroup): { key: SQL; name: SQL; join: SQL } {
 
 const analyticsGroups = ['project', 'person', 'client', 'task', 'tag'] as const
 
-/** Totals (with how many run) and the figures by project, person, client, task and tag. */
-export function analyticsSql(q: ReportQuery): SQL {
-	const groups = analyticsGroups.map((group) => {
-		const { key, name, join } = groupOf(group)
-		return sql`select ${group}::text as dim, ${key} as key, ${name} as name, ${figureColumns}, 0 as running
-			from figures ${join} group by ${key}`
-	})
-	return sql`${figuresCte(q)}
-		select 'total' as dim, null::text as key, null::text as name, ${figureColumns},
-			count(distinct key) filter (where is_running) as running
-		from figures
-		union all ${sql.join(groups, sql` union all `)}`
-}
-
 /**
- * Pairs of one person's entries that overlap within the range (time.days.ts: sharing at least a
- * second), counted in one pass: at each entry's start (ends before starts at the same instant,
- * so touching entries do not overlap), the person's entries started and not yet ended.
+ * `active`: for counting pairs of one person's entries that overlap within the range
+ * (time.days.ts: sharing at least a second) in one pass: at each entry's start (ends before
+ * starts at the same instant, so touching entries do not overlap), the person's entries started
+ * and not yet ended.
  */
-export function overlapsSql(q: ReportQuery): SQL {
+function overlapsCte(q: ReportQuery): SQL {
 	const zone = q.target.timeZone ?? 'UTC'
 	const from = q.range.from
 		? sql`(${q.range.from}::date::timestamp at time zone ${zone})`
@@ -207,7 +196,7 @@ export function overlapsSql(q: ReportQuery): SQL {
 	const to = q.range.to
 		? sql`((${q.range.to}::date + 1)::timestamp at time zone ${zone})`
 		: sql`'infinity'::timestamptz`
-	return sql`${figuresCte(q)}, clipped as (
+	return sql`clipped as (
 		select key, person, greatest(start_at, ${from}) as a, least(end_at, ${to}) as b
 		from src where person is not null
 	), events as (
@@ -218,8 +207,25 @@ export function overlapsSql(q: ReportQuery): SQL {
 		select kind, sum(case when kind = 1 then 1 else -1 end)
 			over (partition by person order by at, kind, key rows between unbounded preceding and current row) - 1 as others
 		from events
-	)
-	select coalesce(sum(others), 0) as overlaps from active where kind = 1`
+	)`
+}
+
+/**
+ * Totals (with how many run and how many pairs overlap) and the figures by project, person,
+ * client, task and tag: one statement, so the source is read once.
+ */
+export function analyticsSql(q: ReportQuery): SQL {
+	const groups = analyticsGroups.map((group) => {
+		const { key, name, join } = groupOf(group)
+		return sql`select ${group}::text as dim, ${key} as key, ${name} as name, ${figureColumns}, 0 as running, 0 as overlaps
+			from figures ${join} group by ${key}`
+	})
+	return sql`${figuresCte(q)}, ${overlapsCte(q)}
+		select 'total' as dim, null::text as key, null::text as name, ${figureColumns},
+			count(distinct key) filter (where is_running) as running,
+			(select coalesce(sum(others), 0) from active where kind = 1) as overlaps
+		from figures
+		union all ${sql.join(groups, sql` union all `)}`
 }
 
 /** The SQL form of a bucket's key (time.days.ts). */

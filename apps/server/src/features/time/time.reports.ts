@@ -17,7 +17,7 @@ import { AppError } from '#src/lib/errors.ts'
 import type { TimeCtx, TimeDeps } from './time.deps.ts'
 import { ratesOf, rateTableOf } from './time.rates.ts'
 import { bucketsOf, type Interval, maxBuckets, resolveRange } from './time.reports-range.ts'
-import { analyticsSql, linesSql, overlapsSql, type ReportQuery, seriesSql } from './time.reports-sql.ts'
+import { analyticsSql, linesSql, type ReportQuery, seriesSql } from './time.reports-sql.ts'
 import { roundSeconds } from './time.rounding.ts'
 import { timeEntries } from './time.schema.ts'
 import { sourceTargetOf } from './time.source.ts'
@@ -77,7 +77,7 @@ function figuresOf(row: FigureRow | undefined, rounding: ReportRounding | null):
 }
 
 /** What a view's statements need: its database as a source in the view's zone, its rates and range. */
-async function queryOf(deps: TimeDeps, orgId: string, view: ReportView, now: Date) {
+export async function reportQueryOf(deps: TimeDeps, orgId: string, view: ReportView, now: Date) {
 	const ctx: TimeCtx = { ...deps, orgId, userId: '', role: 'member' }
 	const { settings } = view
 	const source = await sourceTargetOf(ctx, view.tool, view.databaseId)
@@ -163,11 +163,10 @@ export async function viewAnalytics(
 	view: ReportView,
 	now: Date,
 ): Promise<TimeAnalytics> {
-	const q = await queryOf(deps, orgId, view, now)
+	const q = await reportQueryOf(deps, orgId, view, now)
 	const { rounding } = view.settings
-	type Row = FigureRow & { dim: string; key: string | null; name: string | null; running: unknown }
+	type Row = FigureRow & { dim: string; key: string | null; name: string | null; running: unknown; overlaps: unknown }
 	const rows = rowsOf<Row>(await deps.db.execute(analyticsSql(q)))
-	const [overlaps] = rowsOf<{ overlaps: unknown }>(await deps.db.execute(overlapsSql(q)))
 	const people = await personNames(
 		deps,
 		orgId,
@@ -199,7 +198,7 @@ export async function viewAnalytics(
 			tag: groupsOf('tag'),
 		},
 		running: num(total?.running),
-		overlaps: num(overlaps?.overlaps),
+		overlaps: num(total?.overlaps),
 		generatedAt: now.toISOString(),
 	}
 }
@@ -212,7 +211,7 @@ export async function viewSeries(
 	breakdown: TimeGroup | undefined,
 	now: Date,
 ): Promise<TimeSeries> {
-	const q = await queryOf(deps, orgId, view, now)
+	const q = await reportQueryOf(deps, orgId, view, now)
 	const { rounding } = view.settings
 	type Row = FigureRow & {
 		kind: string
@@ -290,7 +289,7 @@ export async function viewEntryLines(
 	now: Date,
 	options: { limit: number },
 ): Promise<ReportLine[]> {
-	const q = await queryOf(deps, orgId, view, now)
+	const q = await reportQueryOf(deps, orgId, view, now)
 	type Row = {
 		day: string
 		start_s: unknown

@@ -129,19 +129,29 @@ function relatedOf(property: Property | undefined): Related | null {
 		: { kind: 'text' }
 }
 
-/** A related row by external id, as a lateral join: its id, title and values (none when not in the mirror). */
-function relatedRowSql(orgId: string, databaseId: string | null, externalId: SQL): SQL {
-	return sql`(select rr.id, rr.title, rr.values from workspace_rows rr
-		where rr.organization_id = ${orgId} and rr.database_id = ${databaseId} and rr.external_id = ${externalId} limit 1)`
+/** A join reading a related row under `alias` (its id, title and values; nulls when it is not in the mirror). */
+type Join = (alias: string) => SQL
+
+/** The related row by external id: a plain join, so the planner can hash the (few) related rows once. */
+function relatedRowSql(orgId: string, databaseId: string | null, externalId: SQL): Join {
+	return (alias) => {
+		const a = sql.raw(alias)
+		return sql`left join workspace_rows ${a} on ${a}.organization_id = ${orgId} and ${a}.database_id = ${databaseId}
+			and ${a}.external_id = ${externalId}`
+	}
 }
 
 /** The same by our id (an entry of ours names its project by workspace_rows.id). */
-function relatedRowByIdSql(orgId: string, databaseId: string | null, id: SQL): SQL {
-	return sql`(select rr.id, rr.title, rr.values from workspace_rows rr
-		where rr.organization_id = ${orgId} and rr.database_id = ${databaseId} and rr.id = ${id} limit 1)`
+function relatedRowByIdSql(orgId: string, databaseId: string | null, id: SQL): Join {
+	return (alias) => {
+		const a = sql.raw(alias)
+		return sql`left join workspace_rows ${a} on ${a}.organization_id = ${orgId} and ${a}.database_id = ${databaseId}
+			and ${a}.id = ${id}`
+	}
 }
 
-const none = sql`(select null::text as id, null::text as title, null::jsonb as "values")`
+const none: Join = (alias) =>
+	sql`left join (select null::text as id, null::text as title, null::jsonb as "values") ${sql.raw(alias)} on true`
 
 /** The columns of the source, in order (both branches of the union give them so). */
 const columns = sql`key, entry_id, row_id, external_row_id, start_at, end_at, is_running, person, project, project_name,
@@ -238,9 +248,9 @@ function rowsSql(target: SourceTarget, zone: string): SQL {
 			${task} as task, ${taskName} as task_name, ${tags} as tags, ${billable} as billable, ${description} as description
 		from workspace_rows r
 		left join ours o on o.external_row_id = r.external_id
-		left join lateral ${projectJoin} p on true
-		left join lateral ${clientJoin} c on true
-		left join lateral ${taskJoin} tk on true
+		${projectJoin('p')}
+		${clientJoin('c')}
+		${taskJoin('tk')}
 		where r.organization_id = ${orgId} and r.database_id = ${target.databaseId}
 			and (o.id is null or (o.ended_at is not null and o.deleted_at is null and o.last_state = 'delivered'))
 		offset 0
@@ -293,9 +303,9 @@ function entriesSql(target: SourceTarget, now: Date): SQL {
 		from time_entries e
 		join ours o on o.id = e.id
 		left join workspace_rows wr on wr.database_id = e.database_id and wr.external_id = o.external_row_id
-		left join lateral ${projectJoin} p on true
-		left join lateral ${clientJoin} c on true
-		left join lateral ${taskJoin} tk on true
+		${projectJoin('p')}
+		${clientJoin('c')}
+		${taskJoin('tk')}
 		where e.deleted_at is null and (e.ended_at is null or o.last_state is distinct from 'delivered')
 			and (e.ended_at is null or e.ended_at >= e.started_at)`
 }
