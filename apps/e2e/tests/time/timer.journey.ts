@@ -224,6 +224,7 @@ test('the timer on the sample Time entries: survives a reload, shows in the fram
 		() => rowsTitled(description),
 		(found) => found.length === 2,
 	)
+	await entryRow(page, description).nth(1).waitFor()
 	assert.equal(await entryRow(page, description).count(), 2)
 
 	assertNoProblems(problems)
