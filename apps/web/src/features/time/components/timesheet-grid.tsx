@@ -14,7 +14,7 @@ import { dayHead, dayName } from './timesheet-week.ts'
 /** A row of the grid: the server's, or one added here that has no time yet. */
 export type GridRow = Pick<TimesheetRow, 'key' | 'project' | 'projectName' | 'task' | 'seconds' | 'entries'>
 
-type CellStatus = { state: 'saving' } | { state: 'saved' } | { state: 'error'; message: string }
+type CellStatus = { state: 'saving'; typed: string } | { state: 'saved' } | { state: 'error'; message: string }
 
 type TimesheetGridProps = {
 	sheet: Timesheet
@@ -87,13 +87,18 @@ export function TimesheetGrid({ sheet, rows, running, onSave }: TimesheetGridPro
 			setStatus(id, { state: 'error', message: parsed.message })
 			return
 		}
+		// Left again while its save is on the way (Tab out, back, out): the same text is not sent twice.
+		const status = statuses[id]
+		if (status?.state === 'saving' && status.typed === typed) {
+			return
+		}
 		const seconds = parsed.seconds ?? 0
 		if (seconds === (row.seconds[dayIndex] ?? 0)) {
 			setDraft(id, undefined)
 			setStatus(id, undefined)
 			return
 		}
-		setStatus(id, { state: 'saving' })
+		setStatus(id, { state: 'saving', typed })
 		try {
 			await onSave(row, date, typed.trim())
 			setDraft(id, undefined)

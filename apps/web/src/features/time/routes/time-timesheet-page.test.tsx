@@ -69,7 +69,7 @@ function week(date: string): Timesheet {
 	}
 }
 
-type CellAnswer = (body: Record<string, unknown>, sheet: Timesheet) => Response
+type CellAnswer = (body: Record<string, unknown>, sheet: Timesheet) => Response | Promise<Response>
 
 /** The server's side: sets the cell in its week and answers the week. */
 const storeCell: CellAnswer = (body, sheet) => {
@@ -214,4 +214,59 @@ test('shrinking a cell of several entries is refused (409) and explained in plac
 	// The figure goes back to what is stored.
 	expect(cell).toHaveValue('2:00')
 	expect(cell).toHaveAttribute('aria-invalid', 'true')
+})
+
+test('a row added here keeps its cells and the focus when its first save is answered; a cell left twice while saving is sent once', async () => {
+	// The server's answers wait until released, as on a slow connection; the first adds the new row.
+	const pending: (() => void)[] = []
+	const { api, user } = setup(
+		(body, sheet) =>
+			new Promise((resolve) => {
+				pending.push(() => {
+					if (!sheet.rows.some((row) => row.project === body.project && row.task === body.task)) {
+						const zeros = sheet.days.map(() => 0)
+						sheet.rows.push({
+							key: 'research',
+							project: null,
+							projectName: null,
+							task: String(body.task),
+							seconds: [...zeros],
+							entries: [...zeros],
+							total: 0,
+						})
+					}
+					resolve(storeCell(body, sheet))
+				})
+			}),
+	)
+	await days()
+	const dates = week(api.calls.find((call) => call.path.endsWith('/timesheet'))?.search.get('date') ?? '').days
+	await user.click(screen.getByRole('button', { name: 'Add row' }))
+	const dialog = await screen.findByRole('dialog', { name: 'Add a row' })
+	await user.type(within(dialog).getByRole('textbox', { name: 'Task' }), 'Research')
+	await user.click(within(dialog).getByRole('button', { name: 'Add row' }))
+	const cell = (index: number) =>
+		screen.getByRole('textbox', { name: `No project · Research, ${dayName(dates[index] ?? '')}` })
+
+	await user.click(cell(1))
+	await user.keyboard('2h')
+	await user.tab()
+	await waitFor(() => expect(cellPuts(api)).toHaveLength(1))
+	// Back and out again while the save is on the way: nothing more is sent.
+	await user.tab({ shift: true })
+	await user.tab()
+	expect(cellPuts(api)).toHaveLength(1)
+	await user.keyboard('45')
+	pending.shift()?.()
+	await waitFor(() => expect(cell(1)).toHaveValue('2:00'))
+	// The row is the server's now; the next cell is the same input, still focused, with what was typed.
+	expect(cell(2)).toHaveFocus()
+	expect(cell(2)).toHaveValue('45')
+	await user.keyboard('m')
+	await user.tab()
+	await waitFor(() => expect(cellPuts(api)).toHaveLength(2))
+	expect(cellPuts(api).map((call) => (call.body as { duration: string }).duration)).toEqual(['2h', '45m'])
+	pending.shift()?.()
+	await waitFor(() => expect(cell(2)).toHaveValue('0:45'))
+	expect(screen.getByRole('cell', { name: 'Week total: 5:45' })).toBeInTheDocument()
 })

@@ -195,20 +195,23 @@ const sameRow = (left: Pick<GridRow, 'project' | 'task'>, right: Pick<GridRow, '
 
 function Grid({ sheet, added, running, readAt, onSave }: GridProps) {
 	const now = useNow(running !== null)
-	// Rows added here until the server has one for the same project and task (once a cell got time).
-	const rows: GridRow[] = useMemo(
-		() => [
-			...sheet.rows,
+	// Rows added here stay last, in the order added, under the key they were added with, also once
+	// the server has them (after a cell got time): a new key would mount the row's inputs again and
+	// a keyboard user typing along the row would lose the focus, and what they typed, mid-week.
+	const rows: GridRow[] = useMemo(() => {
+		const isAdded = (row: GridRow) => added.some((other) => sameRow(other, row))
+		return [
+			...sheet.rows.filter((row) => !isAdded(row)),
 			...added
-				.filter(
-					(row, index) =>
-						!sheet.rows.some((other) => sameRow(other, row)) &&
-						added.findIndex((other) => sameRow(other, row)) === index,
-				)
-				.map((row) => ({ ...row, seconds: sheet.days.map(() => 0), entries: sheet.days.map(() => 0) })),
-		],
-		[sheet, added],
-	)
+				.filter((row, index) => added.findIndex((other) => sameRow(other, row)) === index)
+				.map((row) => {
+					const stored = sheet.rows.find((other) => sameRow(other, row))
+					return stored
+						? { ...stored, key: row.key }
+						: { ...row, seconds: sheet.days.map(() => 0), entries: sheet.days.map(() => 0) }
+				}),
+		]
+	}, [sheet, added])
 	const runningCell = useMemo(() => {
 		if (!running) {
 			return null
