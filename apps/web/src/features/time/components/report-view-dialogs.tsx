@@ -26,6 +26,7 @@ import { Input } from '#src/components/ui/input.tsx'
 import { NativeSelect } from '#src/components/ui/native-select.tsx'
 import { ApiError } from '#src/lib/api-client.ts'
 import { createView, deleteView, reportKeys, type ToolView, updateView } from '../api/reports.ts'
+import { browserTimeZone, browserWeekStart } from './timesheet-week.ts'
 
 // Saved report views: create one on a mapped database, rename it, delete it.
 
@@ -33,7 +34,10 @@ function nameError(error: unknown): string | undefined {
 	return error instanceof ApiError ? error.fieldErrors.find((item) => item.field === 'name')?.message : undefined
 }
 
-/** A name and a database; the view starts on this week, grouped by project, in the browser's zone. */
+/**
+ * A name and a database; the view starts on this week, grouped by project, in the browser's zone
+ * and with its weeks starting on the day the timesheet's do, so "this week" is the same week in both.
+ */
 export function NewReportDialog({ databases }: { databases: TimeDatabase[] }) {
 	const [isOpen, setIsOpen] = useState(false)
 	const [name, setName] = useState('')
@@ -62,7 +66,7 @@ export function NewReportDialog({ databases }: { databases: TimeDatabase[] }) {
 			view: {
 				databaseId: database.id,
 				name: name.trim() || 'Time report',
-				settings: { timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC' },
+				settings: { timeZone: browserTimeZone(), weekStart: browserWeekStart() },
 			},
 		})
 	}
