@@ -108,7 +108,8 @@ export function ReportFilters({ settings, onChange, analytics, errors }: ReportF
 					</NativeSelect>
 				</Field>
 			</div>
-			<div className="flex flex-wrap items-end gap-3">
+			{/* Two a line on a phone, so the filters do not make a column of their own down the screen. */}
+			<div className="grid grid-cols-2 items-end gap-3 sm:flex sm:flex-wrap">
 				{choiceFilters.map(({ key, group, label }) => (
 					<ChoiceFilter
 						key={key}
@@ -119,7 +120,7 @@ export function ReportFilters({ settings, onChange, analytics, errors }: ReportF
 						onChange={(values) => change({ [key]: values })}
 					/>
 				))}
-				<Field label="Billable" className="w-40">
+				<Field label="Billable" className="sm:w-40">
 					<NativeSelect
 						value={settings.billable}
 						onChange={(event) => change({ billable: event.target.value as TimeViewSettings['billable'] })}
@@ -158,7 +159,7 @@ function ChoiceFilter({ label, chosen, choices, labelOf, onChange }: ChoiceFilte
 				<PopoverTrigger asChild>
 					<Button
 						variant="outline"
-						className="w-44 justify-between font-normal"
+						className="w-full justify-between font-normal sm:w-44"
 						aria-labelledby={`${id}-label ${id}-value`}
 					>
 						<span id={`${id}-value`} className="truncate">
@@ -209,7 +210,7 @@ function RoundingControls({
 }) {
 	return (
 		<>
-			<Field label="Rounding" className="w-40">
+			<Field label="Rounding" className="sm:w-40">
 				<NativeSelect
 					value={rounding?.mode ?? 'none'}
 					onChange={(event) => {
@@ -229,7 +230,7 @@ function RoundingControls({
 			</Field>
 			{rounding ? (
 				<>
-					<Field label="Minutes" className="w-28">
+					<Field label="Minutes" className="sm:w-28">
 						<NativeSelect
 							value={rounding.minutes}
 							onChange={(event) =>
@@ -243,7 +244,7 @@ function RoundingControls({
 							))}
 						</NativeSelect>
 					</Field>
-					<Field label="Applied" className="w-40">
+					<Field label="Applied" className="sm:w-40">
 						<NativeSelect
 							value={rounding.scope}
 							onChange={(event) => onChange({ ...rounding, scope: event.target.value as ReportRounding['scope'] })}

@@ -166,19 +166,26 @@ export function TimesheetGrid({ sheet, rows, running, onSave }: TimesheetGridPro
 		}
 	}
 
+	// A day's head and total end where its cells' figures do: 28 px in, past the cell's status mark.
+	// Cells keep room for "10:30" on a phone too, where the table scrolls sideways and a long
+	// project · task wraps rather than ending in the same "Website redesign…" as its neighbour.
 	return (
 		<div className="relative w-full overflow-x-auto rounded-lg border bg-card">
 			<table ref={tableRef} className="w-full min-w-[44rem] border-collapse text-sm">
 				<caption className="sr-only">Your time this week, per project and day</caption>
 				<thead className="bg-muted/50">
 					<tr className="border-b">
-						<th scope="col" className="h-10 px-3 text-left font-medium text-muted-foreground">
+						<th scope="col" className="h-10 whitespace-nowrap px-3 text-left font-medium text-muted-foreground">
 							Project · task
 						</th>
 						{sheet.days.map((date) => {
 							const head = dayHead(date)
 							return (
-								<th key={date} scope="col" className="h-10 w-24 px-2 text-right font-medium text-muted-foreground">
+								<th
+									key={date}
+									scope="col"
+									className="h-10 w-24 whitespace-nowrap pr-7 pl-2 text-right font-medium text-muted-foreground"
+								>
 									<abbr title={dayName(date)} className="no-underline">
 										{head.weekday} {head.day}
 									</abbr>
@@ -196,7 +203,11 @@ export function TimesheetGrid({ sheet, rows, running, onSave }: TimesheetGridPro
 						const rowTotal = sheet.days.reduce((sum, _, dayIndex) => sum + secondsOf(row, dayIndex), 0)
 						return (
 							<tr key={row.key} className="border-b last:border-0">
-								<th scope="row" className="max-w-64 truncate px-3 py-1.5 text-left font-medium" title={label}>
+								<th
+									scope="row"
+									className="min-w-36 max-w-40 px-3 py-1.5 text-left font-medium leading-snug sm:max-w-72 sm:truncate"
+									title={label}
+								>
 									{label}
 								</th>
 								{sheet.days.map((date, dayIndex) => {
@@ -232,7 +243,7 @@ export function TimesheetGrid({ sheet, rows, running, onSave }: TimesheetGridPro
 													onBlur={() => void commit(row, dayIndex)}
 													onKeyDown={(event) => onKeyDown(event, row, rowIndex, dayIndex)}
 													className={cn(
-														'h-8 w-full rounded-md border border-transparent bg-transparent px-2 pr-6 text-right tabular-nums outline-none',
+														'h-8 w-full min-w-18 rounded-md border border-transparent bg-transparent px-2 pr-6 text-right tabular-nums outline-none',
 														'placeholder:text-muted-foreground/40 hover:border-input focus:border-ring focus:ring-2 focus:ring-ring/30',
 														message && 'border-error focus:border-error focus:ring-error/30',
 														isRunning && 'font-medium text-primary',
@@ -261,7 +272,7 @@ export function TimesheetGrid({ sheet, rows, running, onSave }: TimesheetGridPro
 						{dayTotals.map((seconds, dayIndex) => (
 							<td
 								key={sheet.days[dayIndex]}
-								className="px-3 text-right font-semibold tabular-nums"
+								className="pr-7 pl-3 text-right font-semibold tabular-nums"
 								aria-label={`Total, ${dayName(sheet.days[dayIndex] ?? '')}: ${formatDuration(seconds)}`}
 							>
 								{formatDuration(seconds)}
