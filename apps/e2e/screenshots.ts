@@ -173,6 +173,7 @@ try {
 	const forms = await seedForms(api, baseUrl, ada.token)
 	const charts = await seedCharts(api, ada.token)
 	await seedTime(api, charles.token)
+	const timeReports = await seedTimeReports(api, ada.token)
 
 	// Mary owns "Celestial Mechanics", an organization of its own whose subscription she paused:
 	// a trial cannot be paused, so billing starts first (the local provider takes no payment).
@@ -220,6 +221,7 @@ try {
 			},
 			viewports: ['desktop', 'phone'],
 		},
+		...timeReportShots(timeReports),
 		...(
 			[
 				['invoices', 'Invoices', '/invoices'],
@@ -1199,6 +1201,138 @@ async function seedTime(api: HttpApi, token: string) {
 			billable: true,
 		},
 	})
+}
+
+type SeededTimeReports = Awaited<ReturnType<typeof seedTimeReports>>
+
+/** Ada's timesheet, a report and its shared link: last week, so every day is filled. */
+function timeReportShots(time: SeededTimeReports): Shot[] {
+	const reportReady = async (page: Page) => {
+		await heading(time.reportName)(page)
+		await page.locator('figure[aria-label="Hours per period"] svg').first().waitFor()
+		await page.getByRole('table', { name: 'Time by project' }).getByText('Total', { exact: true }).waitFor()
+	}
+	return [
+		{
+			name: 'time-timesheet',
+			caption:
+				'Time Tracking → Timesheet: last week by project and task, each cell typed as 1:30, 2h or 90m, with day, row and week totals',
+			path: `/time/timesheet?week=${time.lastWeek}`,
+			isSignedIn: true,
+			ready: async (page) => {
+				await page.getByRole('cell', { name: `Week total: ${time.weekTotal}`, exact: true }).waitFor()
+			},
+			viewports: ['desktop', 'phone'],
+		},
+		{
+			name: 'time-report',
+			caption:
+				'Time Tracking → a report: last week by project, its filters saved as they change, totals with the billable amount, hours per day stacked by project, and the table',
+			path: `/time/reports/${time.viewId}?tool=local`,
+			isSignedIn: true,
+			ready: reportReady,
+			viewports: ['desktop', 'phone'],
+		},
+		{
+			name: 'time-shared',
+			caption:
+				'A shared time report (/time/shared/{token}), signed out: the figures, chart and table only, in the visitor’s light or dark',
+			path: time.sharedPath,
+			isSignedIn: false,
+			ready: reportReady,
+			viewports: ['desktop', 'phone'],
+			phoneThemes: ['light', 'dark'],
+		},
+	]
+}
+
+/**
+ * Last week of Ada's time on the sample Time entries (mapped by seedTime): a row per project and
+ * task, Monday to Friday from 09:00, mostly billable (Charles's timer page lists only his own);
+ * rates, a report of last week by project and a link that shares it.
+ */
+async function seedTimeReports(api: HttpApi, adaToken: string) {
+	type Database = { id: string; name: string }
+	const databases = await api.callOk<Database[]>('/dashboard/local/databases', { token: adaToken })
+	const idOf = (name: string) => {
+		const id = databases.find((database) => database.name === name)?.id
+		if (!id) {
+			throw new Error(`the sample workspace has no ${name}`)
+		}
+		return id
+	}
+	const timeId = idOf('Time entries')
+	const projects = await api.callOk<{ rows: { id: string; title: string }[] }>(
+		`/dashboard/local/databases/${idOf('Projects')}/rows?limit=200`,
+		{ token: adaToken },
+	)
+	const project = (name: string) => projects.rows.find((row) => row.title === name)?.id ?? null
+	const rows = [
+		{ project: project('Website redesign'), task: 'Wireframes', tags: ['Deep work'], billable: true },
+		{ project: project('Website redesign'), task: 'Design review', tags: ['Meeting'], billable: true },
+		{ project: project('Mobile app MVP'), task: 'API design', tags: ['Deep work'], billable: true },
+		{ project: project('Brand guidelines'), task: 'Logo review', tags: ['Meeting'], billable: true },
+		{ project: null, task: 'Weekly planning', tags: ['Admin'], billable: false },
+	]
+	// Monday to Friday: each day, the minutes of each row above (0 leaves its cell empty).
+	const week = [
+		[180, 0, 150, 0, 60],
+		[135, 0, 210, 105, 0],
+		[0, 60, 240, 120, 0],
+		[210, 0, 120, 0, 45],
+		[0, 90, 75, 150, 0],
+	]
+	const monday = new Date(Date.now() - (((new Date().getUTCDay() + 6) % 7) + 7) * 86_400_000)
+	const lastMonday = monday.toISOString().slice(0, 10)
+	let weekMinutes = 0
+	for (const [day, minutes] of week.entries()) {
+		let start = Date.parse(`${lastMonday}T09:00:00Z`) + day * 86_400_000
+		for (const [index, length] of minutes.entries()) {
+			if (length === 0) {
+				continue
+			}
+			await api.callOk('/dashboard/local_time/entries', {
+				token: adaToken,
+				json: {
+					databaseId: timeId,
+					startedAt: new Date(start).toISOString(),
+					durationSeconds: length * 60,
+					...rows[index],
+				},
+			})
+			start += length * 60_000
+			weekMinutes += length
+		}
+	}
+	await api.callOk(`/dashboard/local_time/databases/${timeId}/rates`, {
+		token: adaToken,
+		method: 'PUT',
+		json: {
+			currency: 'EUR',
+			defaultRate: 9500,
+			projects: [{ project: project('Mobile app MVP'), rate: 12000 }],
+		},
+	})
+	const reportName = 'Last week by project'
+	const view = await api.callOk<{ id: string }>('/dashboard/local_time/views', {
+		token: adaToken,
+		json: {
+			databaseId: timeId,
+			name: reportName,
+			settings: { range: { kind: 'relative', preset: 'last_week' }, timeZone: 'UTC', weekStart: 1, groupBy: 'project' },
+		},
+	})
+	const share = await api.callOk<{ url: string }>(`/dashboard/local_time/views/${view.id}/shares`, {
+		token: adaToken,
+		json: { expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() },
+	})
+	return {
+		lastWeek: lastMonday,
+		weekTotal: `${Math.floor(weekMinutes / 60)}:${String(weekMinutes % 60).padStart(2, '0')}`,
+		viewId: view.id,
+		reportName,
+		sharedPath: new URL(share.url).pathname,
+	}
 }
 
 /**
