@@ -1,3 +1,5 @@
+import type { Role } from '@blocksmith/contracts/teams.ts'
+
 // Who may do what to a time entry. Pure rules: the service applies them after it has found the
 // entry in the caller's organization (another organization's entry reads as 404, never 403).
 // An entry is its person's own: nobody else stops or edits it, not even an owner, since the row
@@ -5,6 +7,11 @@
 
 export function canChangeEntry(entry: { userId: string }, userId: string): boolean {
 	return entry.userId === userId
+}
+
+/** Rates are what the team charges its clients: owners and admins set them, members see them. */
+export function canChangeRates(role: Role): boolean {
+	return role === 'owner' || role === 'admin'
 }
 
 export const timeRefusals = {

@@ -12,6 +12,7 @@ import { members } from '#src/core/auth/auth.schema.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { workspaceRows } from '#src/workspaces/workspaces.schema.ts'
 import type { TimeCtx, TimeDeps } from './time.deps.ts'
+import { canChangeRates } from './time.policy.ts'
 import { timeDatabases, timeEntries } from './time.schema.ts'
 import { type SourceTarget, sourceTargetOf } from './time.source.ts'
 
@@ -122,10 +123,6 @@ export async function rateTableOf(deps: TimeDeps, target: SourceTarget, rates: T
 		}
 	}
 	return { currency: rates.currency, projects, people, defaultRate: rates.defaultRate }
-}
-
-export function canChangeRates(role: TimeCtx['role']): boolean {
-	return role === 'owner' || role === 'admin'
 }
 
 /** Rates of a mapped database of the caller's organization in this tool (404 otherwise). */

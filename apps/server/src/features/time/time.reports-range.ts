@@ -55,7 +55,7 @@ export function resolveRange(range: TimeRange, timeZone: string, weekStart: numb
 }
 
 /** The key of the bucket a local date falls in (time.days.ts: ISO week, week-start date, month). */
-export function bucketKey(date: string, interval: Interval, weekStart: number): string {
+function bucketKey(date: string, interval: Interval, weekStart: number): string {
 	if (interval === 'day') {
 		return date
 	}

@@ -100,7 +100,7 @@ function roundedSql(seconds: SQL, settings: TimeViewSettings): SQL {
  * row per (entry, local date) in the range with seconds > 0: day, part_start, part_end, secs,
  * rsecs (rounded per entry when the view says so), amount, and the entry's columns.
  */
-export function figuresCte(q: ReportQuery): SQL {
+function figuresCte(q: ReportQuery): SQL {
 	const zone = q.target.timeZone ?? 'UTC'
 	const conditions = conditionsOf(q)
 	const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``
@@ -112,15 +112,13 @@ export function figuresCte(q: ReportQuery): SQL {
 		inRange.push(sql`d.day <= ${q.range.to}::date`)
 	}
 	const dayWhere = inRange.length > 0 ? sql`where ${sql.join(inRange, sql` and `)}` : sql``
-	return sql`with project_rates as (
-		select key, value::bigint as rate from jsonb_each_text(${json(q.rates.projects)})
-	), people_rates as (
-		select key, value::bigint as rate from jsonb_each_text(${json(q.rates.people)})
-	), src as materialized (
-		select s.*, coalesce(pr.rate, mr.rate, ${q.rates.defaultRate}::bigint) as rate
+	// Rates are looked up in constant JSON objects, not joined: the source's row estimate is poor
+	// (its filters are expressions over JSONB), and a join planned for a few rows re-read the rates
+	// once per entry.
+	return sql`with src as (
+		select s.*, coalesce((${json(q.rates.projects)} ->> s.project)::bigint, (${json(q.rates.people)} ->> s.person)::bigint,
+			${q.rates.defaultRate}::bigint) as rate
 		from ${q.source ?? sourceSql(q.target, q.now)} s
-		left join project_rates pr on pr.key = s.project
-		left join people_rates mr on mr.key = s.person
 		${where}
 	), portions as (
 		select src.key, src.entry_id, src.row_id, src.external_row_id, src.is_running, src.person,
@@ -144,7 +142,7 @@ export function figuresCte(q: ReportQuery): SQL {
 		from portions p
 	), rounded as (
 		select t.*, ${roundedSql(sql`t.secs`, q.settings)} as rsecs from timed t where t.secs > 0
-	), figures as materialized (
+	), figures as (
 		select r.*, case when r.billable and r.rate is not null
 			then div(r.rsecs::numeric * r.rate * 2 + 3600, 7200) end as amount
 		from rounded r

@@ -95,16 +95,16 @@ export async function sourceTargetOf(ctx: TimeCtx, tool: WorkspaceTool, database
 	}
 }
 
-const bareDate = '^\\d{4}-\\d{2}-\\d{2}$'
-const withOffset = '(Z|z|[+-]\\d{2}(:?\\d{2})?)$'
-const dateTime = '^\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}'
-
-/** The instant a stored date text names (a bare date: its day's first instant in `zone`), to the second; null for anything else. */
+/**
+ * The instant a stored date text names (a bare date: its day's first instant in `zone`), to the
+ * second; null for anything else. Stored dates are only `YYYY-MM-DD` or an ISO date-time with
+ * its offset: Notion writes no other, and values.ts refuses any other on our writes. So the
+ * length and a LIKE tell them apart: the regexes this used cost PGlite a third of a report.
+ */
 function instantSql(text: SQL, zone: string): SQL {
 	return sql`date_trunc('second', case
-		when ${text} ~ ${bareDate} then ((${text})::date::timestamp at time zone ${zone})
-		when ${text} ~ ${dateTime} and ${text} ~ ${withOffset} then (${text})::timestamptz
-		when ${text} ~ ${dateTime} then ((${text})::timestamp at time zone ${zone})
+		when ${text} like '____-__-__T%' then (${text})::timestamptz
+		when length(${text}) = 10 then ((${text})::date::timestamp at time zone ${zone})
 	end)`
 }
 
@@ -195,10 +195,11 @@ function rowsSql(target: SourceTarget, zone: string): SQL {
 				then round((${durationRaw})::text::numeric * ${perUnit})::bigint end)`
 		: sql`null::bigint`
 	const start = instantSql(startText, zone)
+	// A date-time end wins, then a duration, then a bare end date (through the end of that day).
 	const end = sql`(case
-		when ${endText} ~ ${dateTime} then ${instantSql(endText, zone)}
+		when ${endText} like '____-__-__T%' then date_trunc('second', (${endText})::timestamptz)
 		when ${durationSeconds} is not null then ${start} + ${durationSeconds} * interval '1 second'
-		when ${endText} ~ ${bareDate} then date_trunc('second', (((${endText})::date + 1)::timestamp at time zone ${zone}))
+		when length(${endText}) = 10 then date_trunc('second', (((${endText})::date + 1)::timestamp at time zone ${zone}))
 	end)`
 	const projectRaw = value(mapping.project)
 	const projectJoin =
