@@ -142,7 +142,8 @@ type EntryRowProps = {
 }
 
 function EntryRow({ entry, database, projectName, isOverlapping, onEdit, onContinue, onDelete }: EntryRowProps) {
-	const name = entry.description || 'No description'
+	// An entry made with a task only (the title may hold both) is named by its task.
+	const name = entry.description || entry.task || 'No description'
 	const seconds = secondsOf(entry, Date.now())
 	return (
 		<li className="group flex flex-wrap items-center gap-x-4 gap-y-1 px-1 py-2.5 sm:flex-nowrap">
@@ -152,7 +153,7 @@ function EntryRow({ entry, database, projectName, isOverlapping, onEdit, onConti
 					type="button"
 					onClick={onEdit}
 					className="truncate text-left font-medium text-sm hover:underline data-[empty=true]:text-muted-foreground"
-					data-empty={!entry.description}
+					data-empty={!(entry.description || entry.task)}
 				>
 					{name}
 				</button>

@@ -39,7 +39,7 @@ export function RunningTimer({ variant, data }: RunningTimerProps) {
 	if (!entry || !tool) {
 		return null
 	}
-	const description = entry.description || 'No description'
+	const description = entry.description || entry.task || 'No description'
 	const elapsed = formatElapsed(secondsOf(entry, now))
 	const details = [timer?.projectName, timer?.databaseName].filter(Boolean).join(' · ')
 	const stopButton = (

@@ -204,13 +204,16 @@ describe('entries', () => {
 				makeEntry({ id: 'a', description: 'Standup', startedAt: at(9), endedAt: at(10) }),
 				makeEntry({ id: 'b', description: 'Review', startedAt: at(9, 30), endedAt: at(10, 15), delivery: 'pending' }),
 				makeEntry({ id: 'c', description: null, startedAt: at(11), endedAt: at(11, 30), tags: [], project: null }),
+				// Made with a task only (the sample's title holds both): named by its task.
+				makeEntry({ id: 'd', description: null, task: 'Invoicing', startedAt: at(12), endedAt: at(12, 30), tags: [] }),
 			],
 		})
 		renderApp(routes, '/time')
 		const today = await screen.findByRole('region', { name: 'Today' })
-		expect(within(today).getByText('2:15')).toBeInTheDocument()
+		expect(within(today).getByText('2:45')).toBeInTheDocument()
 		expect(within(today).getAllByText('Overlaps')).toHaveLength(2)
 		expect(within(today).getByText('Saving to the database…')).toBeInTheDocument()
 		expect(within(today).getByRole('button', { name: 'No description' })).toBeInTheDocument()
+		expect(within(today).getByRole('button', { name: 'Invoicing' })).toBeInTheDocument()
 	})
 })
