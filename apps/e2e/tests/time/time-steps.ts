@@ -31,12 +31,12 @@ export function headerTimer(page: Page) {
 }
 
 /** The timer bar's clock ("0:00:04"). */
-export function elapsed(page: Page) {
+function elapsed(page: Page) {
 	return timerBar(page).getByRole('timer', { name: 'Elapsed time' })
 }
 
 /** Picks a project by name in the project picker of `scope` (the timer bar, or an entry dialog). */
-export async function pickProject(page: Page, project: string, scope = timerBar(page)): Promise<void> {
+async function pickProject(page: Page, project: string, scope = timerBar(page)): Promise<void> {
 	await scope.getByRole('button', { name: /^(Choose a project|Project: )/ }).click()
 	const picker = page.getByRole('dialog', { name: 'Projects' })
 	await picker.getByRole('searchbox', { name: 'Search projects' }).fill(project)
