@@ -75,7 +75,10 @@ export function ReportGroupTable({
 				<TableRow>
 					<TableHead>{label}</TableHead>
 					<TableHead isNumeric>Hours</TableHead>
-					<TableHead isNumeric>Billable</TableHead>
+					{/* On a phone the billable hours are in the cards above: the amount fits beside the hours. */}
+					<TableHead isNumeric className="hidden sm:table-cell">
+						Billable
+					</TableHead>
 					<TableHead isNumeric>Amount</TableHead>
 				</TableRow>
 			</TableHeader>
@@ -114,7 +117,7 @@ function FiguresRow({
 			<TableCell isNumeric title={formatDecimal(figures.seconds)}>
 				{formatHours(figures.seconds)}
 			</TableCell>
-			<TableCell isNumeric title={formatDecimal(figures.billableSeconds)}>
+			<TableCell isNumeric className="hidden sm:table-cell" title={formatDecimal(figures.billableSeconds)}>
 				{formatHours(figures.billableSeconds)}
 			</TableCell>
 			<TableCell isNumeric>{amountOf(figures.amount, currency)}</TableCell>

@@ -125,7 +125,7 @@ export function ReportFilters({ settings, onChange, analytics, errors }: ReportF
 						value={settings.billable}
 						onChange={(event) => change({ billable: event.target.value as TimeViewSettings['billable'] })}
 					>
-						<option value="all">All time</option>
+						<option value="all">Billable or not</option>
 						<option value="billable">Billable only</option>
 						<option value="non_billable">Not billable only</option>
 					</NativeSelect>
