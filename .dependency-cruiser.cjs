@@ -50,11 +50,12 @@ module.exports = {
 		},
 		{
 			name: 'contracts-import-only-zod',
+			comment: 'Plus big.js, for exact invoice money on both sides (docs/decisions/031-invoice-money.md).',
 			severity: 'error',
 			from: { path: '^packages/contracts/', pathNot: '\\.test\\.ts$' },
 			to: {
 				dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'core'],
-				pathNot: '^node_modules/zod/',
+				pathNot: ['^node_modules/zod/', '^node_modules/big\\.js/'],
 			},
 		},
 		{
