@@ -20,6 +20,8 @@ import { type Charts, createCharts } from './features/charts/charts.module.ts'
 import { createChartRoutes } from './features/charts/charts.routes.ts'
 import { createForms, type Forms } from './features/forms/forms.module.ts'
 import { createFormRoutes } from './features/forms/forms.routes.ts'
+import { createInvoices, type Invoices } from './features/invoices/invoices.module.ts'
+import { createInvoiceRoutes } from './features/invoices/invoices.routes.ts'
 import { createTime, type Time } from './features/time/time.module.ts'
 import { createTimeReportRoutes } from './features/time/time.reports.routes.ts'
 import { createTimeRoutes } from './features/time/time.routes.ts'
@@ -52,6 +54,7 @@ export type AppServices = {
 	forms: Forms
 	charts: Charts
 	time: Time
+	invoices: Invoices
 	subscriptions: Subscriptions
 	/** Set while shutting down: /readyz answers 503 so load balancers stop sending traffic. */
 	state: { isDraining: boolean }
@@ -132,6 +135,12 @@ export function createServices(options: {
 	})
 	const charts = createCharts({ db: database.db, jobs, log, publicUrl: config.publicUrl, subscriptions })
 	const time = createTime({ db: database.db, log, workspaces })
+	const invoices = createInvoices({
+		db: database.db,
+		log,
+		publicUrl: config.publicUrl,
+		authSecret: config.authSecret,
+	})
 	return {
 		config,
 		database,
@@ -143,6 +152,7 @@ export function createServices(options: {
 		forms,
 		charts,
 		time,
+		invoices,
 		subscriptions,
 		state: { isDraining: false },
 	}
@@ -263,6 +273,7 @@ export function createApp(services: AppServices) {
 			subscriptions: services.subscriptions,
 		}),
 	)
+	app.route('/', createInvoiceRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createWorkspaceRoutes({ auth, workspaces: services.workspaces.deps }))
 	app.route(
 		'/',

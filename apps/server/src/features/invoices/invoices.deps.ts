@@ -1,0 +1,17 @@
+import type { Role } from '@blocksmith/contracts/teams.ts'
+import type { Db } from '#src/db/client.ts'
+import type { Logger } from '#src/lib/logger.ts'
+
+/** What the invoices module needs, built once in `createInvoices`. */
+export type InvoicesDeps = {
+	db: Db
+	log: Logger
+	/** For the logo's signed download link. */
+	publicUrl: string
+	authSecret: string
+	/** The clock "today" is read from (the next numbers shown in the settings); tests set it. */
+	now: () => Date
+}
+
+/** A member working in one organization, with their role there. */
+export type InvoicesCtx = InvoicesDeps & { orgId: string; userId: string; role: Role }
