@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { idSchema } from './common.ts'
+import { isCurrency } from './invoice-currencies.ts'
+import { vatCategoryCodes } from './invoice-money.ts'
 import { checkSequence, maxPatternLength, numberingResets, shapeOf } from './invoice-numbering.ts'
 
 // Invoices: settings profiles (the company an invoice is billed from: its legal name, address,
@@ -22,16 +24,12 @@ export const countrySchema = z
 	.toUpperCase()
 	.refine((code) => countryCodes.has(code), 'Use a two-letter country code (ISO 3166-1) such as DE or US.')
 
-// TODO(invoice-currencies.ts): check with `isCurrency` from the money core once it is committed.
-// Until then: a code this runtime knows as a currency (Intl formats any three letters, so its list is asked).
-const knownCurrencies = new Set(Intl.supportedValuesOf('currency'))
-
 /** An ISO 4217 currency code ("EUR", "JPY", "BHD"). */
 export const invoiceCurrencySchema = z
 	.string()
 	.trim()
 	.toUpperCase()
-	.refine((code) => knownCurrencies.has(code), 'Use an ISO 4217 currency code such as EUR.')
+	.refine(isCurrency, 'Use an ISO 4217 currency code such as EUR.')
 
 /** A BCP 47 locale the runtime can format in ("de-DE", "en-GB"), canonicalised. */
 export const localeSchema = z
@@ -91,7 +89,7 @@ const bicSchema = z
  * charge, K intra-community supply, G export outside the EU, O outside the scope of VAT,
  * L Canary Islands (IGIC), M Ceuta and Melilla (IPSI).
  */
-export const vatCategorySchema = z.enum(['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'])
+export const vatCategorySchema = z.enum(vatCategoryCodes)
 export type VatCategory = z.infer<typeof vatCategorySchema>
 
 /** Categories whose rate is 0 by the standard (BR-Z-05, BR-E-05, BR-AE-05, BR-IC-05, BR-G-05; O has none). */
@@ -114,7 +112,7 @@ export const taxRateInputSchema = z
 		/** A rate of this profile to change; none: a new rate. */
 		id: idSchema.optional(),
 		name: text(60).min(1, 'Name the rate (e.g. VAT 19 %).'),
-		category: vatCategorySchema,
+		categoryCode: vatCategorySchema,
 		rate: ratePercentSchema,
 		/** Why no VAT is charged (printed on the invoice); required for E, AE, K, G and O. */
 		exemptionReason: optionalText(300).default(null),
@@ -130,17 +128,17 @@ export const taxRateInputSchema = z
 		isDefault: z.boolean().default(false),
 	})
 	.superRefine((rate, context) => {
-		if (rate.category === 'S' && Number(rate.rate) === 0) {
+		if (rate.categoryCode === 'S' && Number(rate.rate) === 0) {
 			context.addIssue({ code: 'custom', path: ['rate'], message: 'A standard rate is above 0: use Z for zero rated.' })
 		}
-		if (zeroRated.includes(rate.category) && Number(rate.rate) !== 0) {
-			context.addIssue({ code: 'custom', path: ['rate'], message: `Category ${rate.category} has a rate of 0.` })
+		if (zeroRated.includes(rate.categoryCode) && Number(rate.rate) !== 0) {
+			context.addIssue({ code: 'custom', path: ['rate'], message: `Category ${rate.categoryCode} has a rate of 0.` })
 		}
-		if (needsReason.includes(rate.category) && !rate.exemptionReason && !rate.exemptionReasonCode) {
+		if (needsReason.includes(rate.categoryCode) && !rate.exemptionReason && !rate.exemptionReasonCode) {
 			context.addIssue({
 				code: 'custom',
 				path: ['exemptionReason'],
-				message: `Say why no VAT is charged (category ${rate.category}), e.g. “Reverse charge”.`,
+				message: `Say why no VAT is charged (category ${rate.categoryCode}), e.g. “Reverse charge”.`,
 			})
 		}
 	})
@@ -149,7 +147,7 @@ export type TaxRateInput = z.input<typeof taxRateInputSchema>
 export const taxRateSchema = z.object({
 	id: z.string(),
 	name: z.string(),
-	category: vatCategorySchema,
+	categoryCode: vatCategorySchema,
 	rate: z.string(),
 	exemptionReason: z.string().nullable(),
 	exemptionReasonCode: z.string().nullable(),

@@ -19,8 +19,8 @@ afterAll(async () => {
 
 const settings = '/dashboard/local_invoice/settings'
 const address = { lines: ['Hauptstraße 1'], postcode: '10115', city: 'Berlin', country: 'de' }
-const vat19 = { name: 'VAT 19 %', category: 'S', rate: '19.00', isDefault: true }
-const vat7 = { name: 'VAT 7 %', category: 'S', rate: '7' }
+const vat19 = { name: 'VAT 19 %', categoryCode: 'S', rate: '19.00', isDefault: true }
+const vat7 = { name: 'VAT 7 %', categoryCode: 'S', rate: '7' }
 
 async function orgIdOf(token: string): Promise<string> {
 	const details = await t.request('GET', '/dashboard/users/get_org_details', { token })
@@ -99,7 +99,7 @@ describe('invoice settings profiles', () => {
 			taxRates: [
 				vat19,
 				vat7,
-				{ name: 'Reverse charge', category: 'AE', rate: '0', exemptionReasonCode: 'vatex-eu-ae' },
+				{ name: 'Reverse charge', categoryCode: 'AE', rate: '0', exemptionReasonCode: 'vatex-eu-ae' },
 			],
 			numbering: {
 				invoice: { pattern: 'A{YY}{MM}-{counter:3}', reset: 'monthly' },
@@ -127,9 +127,9 @@ describe('invoice settings profiles', () => {
 			},
 		})
 		expect(profile.taxRates).toMatchObject([
-			{ name: 'VAT 19 %', category: 'S', rate: '19', isDefault: true },
-			{ name: 'VAT 7 %', category: 'S', rate: '7', isDefault: false },
-			{ name: 'Reverse charge', category: 'AE', rate: '0', exemptionReasonCode: 'VATEX-EU-AE' },
+			{ name: 'VAT 19 %', categoryCode: 'S', rate: '19', isDefault: true },
+			{ name: 'VAT 7 %', categoryCode: 'S', rate: '7', isDefault: false },
+			{ name: 'Reverse charge', categoryCode: 'AE', rate: '0', exemptionReasonCode: 'VATEX-EU-AE' },
 		])
 		const local = await t.request('GET', `${settings}/${profile.id}`, { token: owner.token })
 		const notion = await t.request('GET', `/dashboard/notion_invoice/settings/${profile.id}`, { token: owner.token })
@@ -220,7 +220,7 @@ describe('invoice settings profiles', () => {
 		const resolved = await resolveTaxRates(t.db, orgId, mine.id, [
 			{ field: 'lines.0.taxRateId', id: mine.taxRates[0].id },
 		])
-		expect(resolved.get(mine.taxRates[0].id)).toMatchObject({ rate: '19', category: 'S' })
+		expect(resolved.get(mine.taxRates[0].id)).toMatchObject({ rate: '19', categoryCode: 'S' })
 		const refs = [
 			{ field: 'lines.0.taxRateId', id: mine.taxRates[0].id },
 			{ field: 'lines.1.taxRateId', id: other.taxRates[0].id },
@@ -249,14 +249,14 @@ describe('invoice settings profiles', () => {
 			json: {
 				taxRates: [
 					{ ...vat7, id: reduced.id, name: 'Reduced', isDefault: true },
-					{ name: 'Zero', category: 'Z', rate: '0' },
+					{ name: 'Zero', categoryCode: 'Z', rate: '0' },
 				],
 			},
 		})
 		expect(changed.status, JSON.stringify(changed.body)).toBe(200)
 		expect(changed.body.taxRates).toMatchObject([
 			{ id: reduced.id, name: 'Reduced', rate: '7', isDefault: true },
-			{ id: expect.any(String), name: 'Zero', category: 'Z', rate: '0', isDefault: false },
+			{ id: expect.any(String), name: 'Zero', categoryCode: 'Z', rate: '0', isDefault: false },
 		])
 		await expect(
 			resolveTaxRates(t.db, orgId, profile.id, [{ field: 'lines.0.taxRateId', id: standard.id }]),
@@ -302,9 +302,9 @@ describe('invoice settings profiles', () => {
 			[{ taxRates: [{ ...vat19, rate: '-1' }] }, 'taxRates.0.rate'],
 			[{ taxRates: [{ ...vat19, rate: '19,5' }] }, 'taxRates.0.rate'],
 			[{ taxRates: [{ ...vat19, rate: '0' }] }, 'taxRates.0.rate'],
-			[{ taxRates: [vat19, { ...vat7, category: 'Z' }] }, 'taxRates.1.rate'],
-			[{ taxRates: [{ ...vat19, category: 'X' }] }, 'taxRates.0.category'],
-			[{ taxRates: [{ name: 'Exempt', category: 'E', rate: '0' }] }, 'taxRates.0.exemptionReason'],
+			[{ taxRates: [vat19, { ...vat7, categoryCode: 'Z' }] }, 'taxRates.1.rate'],
+			[{ taxRates: [{ ...vat19, categoryCode: 'X' }] }, 'taxRates.0.categoryCode'],
+			[{ taxRates: [{ name: 'Exempt', categoryCode: 'E', rate: '0' }] }, 'taxRates.0.exemptionReason'],
 			[{ taxRates: [vat19, { ...vat7, isDefault: true }] }, 'taxRates'],
 			[{ bank: { kind: 'iban', iban: 'DE89 3704 0044 0532 0130 01' } }, 'bank.iban'],
 			[{ bank: { kind: 'iban', iban: 'DE89370400440532013000', bic: 'COBA' } }, 'bank.bic'],

@@ -18,7 +18,7 @@ export function toTaxRate(record: TaxRateRecord): TaxRate {
 	return {
 		id: record.id,
 		name: record.name,
-		category: record.category as VatCategory,
+		categoryCode: record.category as VatCategory,
 		rate: record.rate,
 		exemptionReason: record.exemptionReason,
 		exemptionReasonCode: record.exemptionReasonCode,
@@ -77,7 +77,7 @@ export async function saveTaxRates(
 	for (const [position, rate] of rates.entries()) {
 		const values = {
 			name: rate.name,
-			category: rate.category,
+			category: rate.categoryCode,
 			rate: rate.rate,
 			exemptionReason: rate.exemptionReason,
 			exemptionReasonCode: rate.exemptionReasonCode,
