@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest'
 import type { FieldError } from './errors.ts'
+import { splitProportionally } from './invoice-decimal.ts'
 import {
 	computeInvoiceTotals,
 	type DocumentTotals,
 	type InvoiceMoneyInput,
 	type Line,
-	splitProportionally,
 	type TaxRate,
 } from './invoice-money.ts'
 

@@ -1,7 +1,8 @@
-import Big from 'big.js'
+import type Big from 'big.js'
 import { z } from 'zod'
 import type { FieldError } from './errors.ts'
 import { decimalToMinor, isCurrency, minorToDecimal, minorUnitsOf } from './invoice-currencies.ts'
+import { Decimal, normalizeDecimal, parseDecimal, roundToInteger, splitProportionally } from './invoice-decimal.ts'
 
 // The money of an invoice: line nets, document discounts, the VAT breakdown and the totals, as
 // EN 16931 defines them. The editor (as the user types), the server (before it stores), the PDF,
@@ -10,7 +11,7 @@ import { decimalToMinor, isCurrency, minorToDecimal, minorUnitsOf } from './invo
 // each rule is in docs/decisions/031-invoice-money.md.
 //
 // Exact arithmetic only: inputs are decimal strings, products and percentages are computed with
-// big.js (exact for + − ×; a division by 100 is exact at the precision set below), and every
+// big.js (exact for + − ×; a division by 100 is exact at the precision set in invoice-decimal.ts), and every
 // rounded figure is an integer of minor units (bigint inside, a safe integer outside).
 //
 // The rules, in order:
@@ -37,13 +38,6 @@ import { decimalToMinor, isCurrency, minorToDecimal, minorUnitsOf } from './invo
 // - Rounding: half-up (ties away from zero, so a credit note mirrors its invoice exactly) or,
 //   per profile, half-even; one mode for every rounding of the document.
 // Bad input is not thrown: the result lists field errors (`lines.2.quantity`) for a 400.
-
-// A constructor of our own, so no other user of big.js changes our settings (nor we theirs).
-const Decimal = Big()
-// Divisions here are only by 100 (percentages); 40 places keep them exact for our inputs.
-Decimal.DP = 40
-// A JavaScript number passed by mistake throws instead of carrying a float's error in.
-Decimal.strict = true
 
 const maxQuantityDecimals = 4
 const extraUnitPriceDecimals = 4
@@ -83,7 +77,11 @@ export const lineSchema = z.object({
 export type Line = z.infer<typeof lineSchema>
 
 /** An invoice-level discount (BG-20); `reason` is BT-97 on every allowance it becomes. */
-export const documentDiscountSchema = discountSchema.and(z.object({ reason: z.string().nullable().optional() }))
+const reason = z.string().max(300).nullable().optional()
+export const documentDiscountSchema = z.discriminatedUnion('kind', [
+	discountSchema.options[0].extend({ reason }),
+	discountSchema.options[1].extend({ reason }),
+])
 export type DocumentDiscount = z.infer<typeof documentDiscountSchema>
 
 export type InvoiceMoneyInput = {
@@ -169,67 +167,9 @@ export type DocumentTotals = {
 
 export type TotalsResult = { ok: true; totals: DocumentTotals } | { ok: false; errors: FieldError[] }
 
-const bigRounding = { halfUp: Big.roundHalfUp, halfEven: Big.roundHalfEven } as const
-
-function roundToInteger(value: Big, rounding: RoundingMode): bigint {
-	return BigInt(value.round(0, bigRounding[rounding]).toFixed(0))
-}
-
-/** A decimal string with at most `maxDecimals` decimals and `maxWhole` whole digits, or null. */
-function parseDecimal(text: string, maxDecimals: number, maxWhole = 15): Big | null {
-	const match = /^(-)?(\d+)(?:\.(\d+))?$/.exec(text.trim())
-	if (!match || (match[2] ?? '').replace(/^0+(?=\d)/, '').length > maxWhole) {
-		return null
-	}
-	if ((match[3] ?? '').replace(/0+$/, '').length > maxDecimals) {
-		return null
-	}
-	return new Decimal(text.trim())
-}
-
 function parsePercent(text: string): Big | null {
 	const value = parseDecimal(text, maxPercentDecimals, 3)
 	return value?.gte('0') && value.lte('100') ? value : null
-}
-
-/** "19.00" → "19", "5.50" → "5.5": one spelling per rate, for grouping and output. */
-function normalizeDecimal(value: Big): string {
-	const fixed = value.toFixed(maxPercentDecimals)
-	return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed
-}
-
-/** Floor division for a positive divisor (BigInt division truncates towards zero). */
-function floorDiv(numerator: bigint, divisor: bigint): bigint {
-	const quotient = numerator / divisor
-	return numerator % divisor !== 0n && numerator < 0n ? quotient - 1n : quotient
-}
-
-/**
- * `amount` split in proportion to `weights` (their sum must be positive), in whole units that
- * add up to exactly `amount`: each part is floored, and the units left over go one each to the
- * parts with the largest remainders (ties: the earlier part).
- */
-export function splitProportionally(amount: bigint, weights: readonly bigint[]): bigint[] {
-	const total = weights.reduce((sum, weight) => sum + weight, 0n)
-	if (total <= 0n) {
-		throw new RangeError('The weights must add up to more than zero.')
-	}
-	const parts = weights.map((weight) => floorDiv(amount * weight, total))
-	const remainders = weights.map((weight, index) => amount * weight - (parts[index] ?? 0n) * total)
-	let left = amount - parts.reduce((sum, part) => sum + part, 0n)
-	const order = weights.map((_, index) => index)
-	order.sort((a, b) => {
-		const difference = (remainders[b] ?? 0n) - (remainders[a] ?? 0n)
-		return difference > 0n ? 1 : difference < 0n ? -1 : a - b
-	})
-	for (const index of order) {
-		if (left <= 0n) {
-			break
-		}
-		parts[index] = (parts[index] ?? 0n) + 1n
-		left -= 1n
-	}
-	return parts
 }
 
 /** Why a rate does not fit its category, or null: EN 16931 BR-S-05, BR-Z-05, BR-E-05, BR-AE-05 … */
@@ -244,181 +184,172 @@ function rateProblem(category: VatCategoryCode, rate: Big): string | null {
 }
 
 type Group = {
-	key: string
 	categoryCode: VatCategoryCode
 	rate: Big
 	taxRateIds: string[]
+	/** Σ line nets. */
 	base: bigint
 	lineIndexes: number[]
 	allowances: bigint[]
 }
 
-/** The whole computation; see the file's header for the rules. */
-export function computeInvoiceTotals(input: InvoiceMoneyInput): TotalsResult {
-	const errors: FieldError[] = []
-	/** Records the error; returns false so a check can mark its subject invalid in one line. */
-	const fail = (field: string, message: string): false => {
-		errors.push({ field, message })
-		return false
+type LineFigures = { gross: bigint; discount: bigint; net: bigint; group: Group }
+
+type AllowanceFigures = {
+	discountIndex: number
+	group: Group
+	amount: bigint
+	base: bigint | null
+	percent: string | null
+	reason: string | null
+}
+
+/** What every step shares: the currency, the rounding, and the errors found so far. */
+type Run = {
+	currency: string
+	digits: number
+	rounding: RoundingMode
+	errors: FieldError[]
+	/** Records an error; returns null, so a step can `return run.fail(…)`. */
+	fail: (field: string, message: string) => null
+	/** value × percent / 100, rounded to a whole number (of minor units). */
+	percentOf: (value: Big | bigint, percent: Big) => bigint
+}
+
+/** The line's VAT group, created on first use; null (and an error) for a rate it cannot use. */
+function groupOf(run: Run, input: InvoiceMoneyInput, line: Line, field: string, groups: Map<string, Group>) {
+	const index = input.taxRates.findIndex((rate) => rate.id === line.taxRateId)
+	const taxRate = input.taxRates[index]
+	if (!taxRate) {
+		return run.fail(`${field}.taxRateId`, 'Choose one of the tax rates of this profile.')
 	}
-	if (!isCurrency(input.currency)) {
-		return { ok: false, errors: [{ field: 'currency', message: 'Choose an ISO 4217 currency code such as EUR.' }] }
+	const rateField = `taxRates.${index}`
+	if (!vatCategoryCodes.includes(taxRate.categoryCode)) {
+		return run.fail(`${rateField}.categoryCode`, 'Choose an EN 16931 VAT category code.')
 	}
-	const currency = input.currency
-	const digits = minorUnitsOf(currency)
-	const rounding = input.rounding ?? 'halfUp'
-	const lineRounding = input.lineRounding ?? false
-	const toMinor = new Decimal(10n ** BigInt(digits))
-	const percentOf = (value: Big, percent: Big) => roundToInteger(value.times(percent).div('100'), rounding)
-
-	const ratesById = new Map(input.taxRates.map((rate, index) => [rate.id, { rate, index }]))
-	const groups = new Map<string, Group>()
-	// Filled for every line when there is no error; a line with one stays empty (and the result is errors).
-	const lines: { gross: bigint; discount: bigint; net: bigint; group: Group }[] = []
-
-	function lineGroup(line: Line, field: string): Group | null {
-		const found = ratesById.get(line.taxRateId)
-		if (!found) {
-			fail(`${field}.taxRateId`, 'Choose one of the tax rates of this profile.')
-			return null
+	const rate = parsePercent(taxRate.rate)
+	const problem = rate ? rateProblem(taxRate.categoryCode, rate) : 'Enter a rate from 0 to 100 %.'
+	if (!rate || problem) {
+		// Several lines may share the bad rate: say it once.
+		if (!run.errors.some((error) => error.field === `${rateField}.rate`)) {
+			run.fail(`${rateField}.rate`, problem ?? '')
 		}
-		const rateField = `taxRates.${found.index}`
-		const { rate: taxRate } = found
-		if (!vatCategoryCodes.includes(taxRate.categoryCode)) {
-			fail(`${rateField}.categoryCode`, 'Choose an EN 16931 VAT category code.')
-			return null
-		}
-		const rate = parsePercent(taxRate.rate)
-		const problem = rate ? rateProblem(taxRate.categoryCode, rate) : 'Enter a rate from 0 to 100 %.'
-		if (!rate || problem) {
-			// Several lines may share the bad rate: say it once.
-			if (!errors.some((error) => error.field === `${rateField}.rate`)) {
-				fail(`${rateField}.rate`, problem ?? '')
-			}
-			return null
-		}
-		const key = `${taxRate.categoryCode}|${normalizeDecimal(rate)}`
-		let group = groups.get(key)
-		if (!group) {
-			group = {
-				key,
-				categoryCode: taxRate.categoryCode,
-				rate,
-				taxRateIds: [],
-				base: 0n,
-				lineIndexes: [],
-				allowances: [],
-			}
-			groups.set(key, group)
-		}
-		if (!group.taxRateIds.includes(taxRate.id)) {
-			group.taxRateIds.push(taxRate.id)
-		}
-		return group
+		return null
 	}
+	const key = `${taxRate.categoryCode}|${normalizeDecimal(rate, maxPercentDecimals)}`
+	let group = groups.get(key)
+	if (!group) {
+		group = { categoryCode: taxRate.categoryCode, rate, taxRateIds: [], base: 0n, lineIndexes: [], allowances: [] }
+		groups.set(key, group)
+	}
+	if (!group.taxRateIds.includes(taxRate.id)) {
+		group.taxRateIds.push(taxRate.id)
+	}
+	return group
+}
 
-	input.lines.forEach((line, index) => {
-		const field = `lines.${index}`
-		const group = lineGroup(line, field)
-		const quantity = parseDecimal(line.quantity, maxQuantityDecimals, 9)
-		const priceDecimals = digits + extraUnitPriceDecimals
-		const unitPrice = parseDecimal(line.unitPrice, priceDecimals, 12)
-		let valid = true
-		if (!quantity) {
-			valid = fail(`${field}.quantity`, `Enter a quantity such as 2 or 1.5 (at most ${maxQuantityDecimals} decimals).`)
-		} else if (quantity.lt('0') && !input.allowNegativeQuantities) {
-			valid = fail(`${field}.quantity`, 'The quantity cannot be negative here.')
+function lineFigures(
+	run: Run,
+	input: InvoiceMoneyInput,
+	line: Line,
+	index: number,
+	groups: Map<string, Group>,
+): LineFigures | null {
+	const field = `lines.${index}`
+	const group = groupOf(run, input, line, field, groups)
+	const quantity = parseDecimal(line.quantity, maxQuantityDecimals, 9)
+	const priceDecimals = run.digits + extraUnitPriceDecimals
+	const unitPrice = parseDecimal(line.unitPrice, priceDecimals, 12)
+	const errorCount = run.errors.length
+	if (!quantity) {
+		run.fail(`${field}.quantity`, `Enter a quantity such as 2 or 1.5 (at most ${maxQuantityDecimals} decimals).`)
+	} else if (quantity.lt('0') && !input.allowNegativeQuantities) {
+		run.fail(`${field}.quantity`, 'The quantity cannot be negative here.')
+	}
+	if (!unitPrice) {
+		run.fail(`${field}.unitPrice`, `Enter a price such as 100.00 (at most ${priceDecimals} decimals).`)
+	} else if (unitPrice.lt('0')) {
+		run.fail(`${field}.unitPrice`, 'The price cannot be negative; use a negative quantity for a credit.')
+	}
+	if (run.errors.length > errorCount || !quantity || !unitPrice || !group) {
+		return null
+	}
+	const exactGross = quantity.times(unitPrice).times(new Decimal(10n ** BigInt(run.digits)))
+	const gross = roundToInteger(exactGross, run.rounding)
+	if (!Number.isSafeInteger(Number(gross))) {
+		return run.fail(`${field}.unitPrice`, "This line's amount is too large.")
+	}
+	let discount = 0n
+	if (line.discount?.kind === 'percent') {
+		const percent = parsePercent(line.discount.percent)
+		if (!percent) {
+			return run.fail(`${field}.discount.percent`, 'Enter a percentage from 0 to 100.')
 		}
-		if (!unitPrice) {
-			valid = fail(`${field}.unitPrice`, `Enter a price such as 100.00 (at most ${priceDecimals} decimals).`)
-		} else if (unitPrice.lt('0')) {
-			valid = fail(`${field}.unitPrice`, 'The price cannot be negative; use a negative quantity for a credit.')
+		discount = run.percentOf(exactGross, percent)
+	} else if (line.discount?.kind === 'amount') {
+		const amount = decimalToMinor(line.discount.amount, run.currency)
+		if (!amount.ok) {
+			return run.fail(`${field}.discount.amount`, amount.message)
 		}
-		if (!valid || !quantity || !unitPrice || !group) {
-			return
+		if (amount.minor < 0n || amount.minor > (gross < 0n ? -gross : gross)) {
+			return run.fail(`${field}.discount.amount`, "The discount must be between 0 and the line's amount.")
 		}
-		const exactGross = quantity.times(unitPrice).times(toMinor)
-		const gross = roundToInteger(exactGross, rounding)
-		if (!Number.isSafeInteger(Number(gross))) {
-			fail(`${field}.unitPrice`, "This line's amount is too large.")
-			return
-		}
-		let discount = 0n
-		if (line.discount?.kind === 'percent') {
-			const percent = parsePercent(line.discount.percent)
-			if (percent) {
-				discount = percentOf(exactGross, percent)
-			} else {
-				fail(`${field}.discount.percent`, 'Enter a percentage from 0 to 100.')
-			}
-		} else if (line.discount?.kind === 'amount') {
-			const amount = decimalToMinor(line.discount.amount, currency)
-			const magnitude = gross < 0n ? -gross : gross
-			if (!amount.ok) {
-				fail(`${field}.discount.amount`, amount.message)
-			} else if (amount.minor < 0n || amount.minor > magnitude) {
-				fail(`${field}.discount.amount`, "The discount must be between 0 and the line's amount.")
-			} else {
-				// A discount shrinks a credit line too: it takes the line's sign.
-				discount = gross < 0n ? -amount.minor : amount.minor
-			}
-		}
-		const net = gross - discount
-		lines[index] = { gross, discount, net, group }
-		group.base += net
-		group.lineIndexes.push(index)
-	})
+		// A discount shrinks a credit line too: it takes the line's sign.
+		discount = gross < 0n ? -amount.minor : amount.minor
+	}
+	const net = gross - discount
+	group.base += net
+	group.lineIndexes.push(index)
+	return { gross, discount, net, group }
+}
 
-	const groupList = [...groups.values()]
-	const lineNetTotal = lines.reduce((sum, line) => sum + line.net, 0n)
-	const allowances: {
-		discountIndex: number
-		group: Group
-		amount: bigint
-		base: bigint | null
-		percent: string | null
-		reason: string | null
-	}[] = []
-
+/**
+ * The document discounts as allowances per VAT group. `lineNetTotal` is null when a line had an
+ * error: the discounts are then checked on their own, not against a total that is not known.
+ */
+function allowancesOf(run: Run, input: InvoiceMoneyInput, groups: Group[], lineNetTotal: bigint | null) {
+	const allowances: AllowanceFigures[] = []
 	;(input.discounts ?? []).forEach((discount, discountIndex) => {
 		const field = `discounts.${discountIndex}`
 		const reason = discount.reason ?? null
 		if (discount.kind === 'percent') {
 			const percent = parsePercent(discount.percent)
 			if (!percent) {
-				fail(`${field}.percent`, 'Enter a percentage from 0 to 100.')
+				run.fail(`${field}.percent`, 'Enter a percentage from 0 to 100.')
 				return
 			}
-			for (const group of groupList) {
-				const amount = percentOf(new Decimal(group.base), percent)
+			for (const group of groups) {
+				const amount = run.percentOf(group.base, percent)
 				if (amount !== 0n) {
 					allowances.push({
 						discountIndex,
 						group,
 						amount,
 						base: group.base,
-						percent: normalizeDecimal(percent),
+						percent: normalizeDecimal(percent, maxPercentDecimals),
 						reason,
 					})
 				}
 			}
 			return
 		}
-		const amount = decimalToMinor(discount.amount, currency)
+		const amount = decimalToMinor(discount.amount, run.currency)
 		if (!amount.ok) {
-			fail(`${field}.amount`, amount.message)
+			run.fail(`${field}.amount`, amount.message)
 		} else if (amount.minor < 0n) {
-			fail(`${field}.amount`, 'The discount cannot be negative.')
-		} else if (amount.minor > 0n && lineNetTotal <= 0n) {
-			fail(`${field}.amount`, 'An amount discount needs lines that add up to more than zero.')
+			run.fail(`${field}.amount`, 'The discount cannot be negative.')
+		} else if (lineNetTotal === null || amount.minor === 0n) {
+			return
+		} else if (lineNetTotal <= 0n) {
+			run.fail(`${field}.amount`, 'An amount discount needs lines that add up to more than zero.')
 		} else if (amount.minor > lineNetTotal) {
-			fail(`${field}.amount`, "The discount is larger than the lines' total.")
-		} else if (amount.minor > 0n) {
+			run.fail(`${field}.amount`, "The discount is larger than the lines' total.")
+		} else {
 			const parts = splitProportionally(
 				amount.minor,
-				groupList.map((group) => group.base),
+				groups.map((group) => group.base),
 			)
-			groupList.forEach((group, index) => {
+			groups.forEach((group, index) => {
 				const part = parts[index] ?? 0n
 				if (part !== 0n) {
 					allowances.push({ discountIndex, group, amount: part, base: null, percent: null, reason })
@@ -426,73 +357,99 @@ export function computeInvoiceTotals(input: InvoiceMoneyInput): TotalsResult {
 			})
 		}
 	})
+	const total = allowances.reduce((sum, allowance) => sum + allowance.amount, 0n)
+	const discountErrors = run.errors.some((error) => error.field.startsWith('discounts'))
+	if (lineNetTotal !== null && total > 0n && total > lineNetTotal && !discountErrors) {
+		run.fail('discounts', "Together the discounts are larger than the lines' total.")
+	}
+	return { allowances, total }
+}
 
-	const allowanceTotal = allowances.reduce((sum, allowance) => sum + allowance.amount, 0n)
-	if (allowanceTotal > 0n && allowanceTotal > lineNetTotal && !errors.some((e) => e.field.startsWith('discounts'))) {
-		fail('discounts', "Together the discounts are larger than the lines' total.")
+function paidOf(run: Run, paid: string | undefined): bigint {
+	const parsed = decimalToMinor(paid ?? '0', run.currency)
+	if (!parsed.ok) {
+		run.fail('paid', parsed.message)
+	} else if (parsed.minor < 0n) {
+		run.fail('paid', 'The amount paid cannot be negative.')
 	}
-	let paid = 0n
-	if (input.paid !== undefined) {
-		const parsed = decimalToMinor(input.paid, currency)
-		if (!parsed.ok) {
-			fail('paid', parsed.message)
-		} else if (parsed.minor < 0n) {
-			fail('paid', 'The amount paid cannot be negative.')
-		} else {
-			paid = parsed.minor
-		}
+	return parsed.ok ? parsed.minor : 0n
+}
+
+/** The whole computation; see the file's header for the rules. */
+export function computeInvoiceTotals(input: InvoiceMoneyInput): TotalsResult {
+	if (!isCurrency(input.currency)) {
+		return { ok: false, errors: [{ field: 'currency', message: 'Choose an ISO 4217 currency code such as EUR.' }] }
 	}
+	const currency = input.currency
+	const rounding = input.rounding ?? 'halfUp'
+	const lineRounding = input.lineRounding ?? false
+	const errors: FieldError[] = []
+	const run: Run = {
+		currency,
+		digits: minorUnitsOf(currency),
+		rounding,
+		errors,
+		fail: (field, message) => {
+			errors.push({ field, message })
+			return null
+		},
+		percentOf: (value, percent) => roundToInteger(new Decimal(value).times(percent).div('100'), rounding),
+	}
+
+	const groupsByKey = new Map<string, Group>()
+	const lines = input.lines.map((line, index) => lineFigures(run, input, line, index, groupsByKey))
+	const groups = [...groupsByKey.values()]
+	const linesValid = errors.length === 0
+	const lineNetTotal = lines.reduce((sum, line) => sum + (line?.net ?? 0n), 0n)
+	const allowances = allowancesOf(run, input, groups, linesValid ? lineNetTotal : null)
+	const paid = paidOf(run, input.paid)
 	if (errors.length > 0) {
 		return { ok: false, errors }
 	}
-	for (const allowance of allowances) {
+	for (const allowance of allowances.allowances) {
 		allowance.group.allowances.push(allowance.amount)
 	}
 
-	const vatOf = (amount: bigint, group: Group) => percentOf(new Decimal(amount), group.rate)
-	const lineVat = lines.map((line) => (lineRounding ? vatOf(line.net, line.group) : null))
-	const breakdown = groupList.map((group) => {
-		const groupAllowances = group.allowances.reduce((sum, amount) => sum + amount, 0n)
-		const taxable = group.base - groupAllowances
+	const vatOf = (amount: bigint, group: Group) => run.percentOf(amount, group.rate)
+	const lineVat = lines.map((line) => (lineRounding && line ? vatOf(line.net, line.group) : null))
+	const breakdown = groups.map((group) => {
+		const taxable = group.base - group.allowances.reduce((sum, amount) => sum + amount, 0n)
 		const tax = lineRounding
 			? group.lineIndexes.reduce((sum, index) => sum + (lineVat[index] ?? 0n), 0n) -
 				group.allowances.reduce((sum, amount) => sum + vatOf(amount, group), 0n)
 			: vatOf(taxable, group)
 		return { group, taxable, tax }
 	})
-
-	const taxExclusive = lineNetTotal - allowanceTotal
+	const taxExclusive = lineNetTotal - allowances.total
 	const vatTotal = breakdown.reduce((sum, entry) => sum + entry.tax, 0n)
 	const taxInclusive = taxExclusive + vatTotal
 	const due = taxInclusive - paid
-
-	const figures = [lineNetTotal, allowanceTotal, taxExclusive, vatTotal, taxInclusive, paid, due]
-	if (figures.some((figure) => !Number.isSafeInteger(Number(figure)))) {
+	if ([lineNetTotal, taxExclusive, taxInclusive, due].some((figure) => !Number.isSafeInteger(Number(figure)))) {
 		return { ok: false, errors: [{ field: 'lines', message: "The invoice's total is too large." }] }
 	}
-	const money = (minor: bigint): Money => ({ minor: Number(minor), decimal: minorToDecimal(minor, currency) })
-	const rateOf = (group: Group) => normalizeDecimal(group.rate)
 
+	const money = (minor: bigint): Money => ({ minor: Number(minor), decimal: minorToDecimal(minor, currency) })
+	const rateOf = (group: Group) => normalizeDecimal(group.rate, maxPercentDecimals)
 	return {
 		ok: true,
 		totals: {
 			currency,
-			minorUnits: digits,
+			minorUnits: run.digits,
 			rounding,
 			lineRounding,
-			lines: lines.map((line, index) => {
+			// No line is null here: a line that failed is an error, returned above.
+			lines: (lines as LineFigures[]).map((line, index) => {
 				const vat = lineVat[index]
-				const group = line.group
 				return {
 					gross: money(line.gross),
 					discount: money(line.discount),
 					net: money(line.net),
 					vat: vat === null || vat === undefined ? null : money(vat),
-					categoryCode: group.categoryCode,
-					rate: rateOf(group),
+					categoryCode: line.group.categoryCode,
+					rate: rateOf(line.group),
 				}
 			}),
-			allowances: allowances.map((allowance) => ({
+			allowances: allowances.allowances.map((allowance) => ({
 				discountIndex: allowance.discountIndex,
 				categoryCode: allowance.group.categoryCode,
 				rate: rateOf(allowance.group),
@@ -509,7 +466,7 @@ export function computeInvoiceTotals(input: InvoiceMoneyInput): TotalsResult {
 				taxAmount: money(tax),
 			})),
 			lineNetTotal: money(lineNetTotal),
-			allowanceTotal: money(allowanceTotal),
+			allowanceTotal: money(allowances.total),
 			taxExclusiveAmount: money(taxExclusive),
 			vatTotal: money(vatTotal),
 			taxInclusiveAmount: money(taxInclusive),
