@@ -75,40 +75,55 @@ export function dayOf(instant: Date): string {
 	return instant.toISOString().slice(0, 10)
 }
 
+/** How far past the counter a preview looks for a number not issued yet. */
+const previewReach = 20
+
 /**
  * The numbers the next invoice and credit note of each profile would get if issued on `day`
- * (a preview: one finalized meanwhile takes it).
+ * (a preview: one finalized meanwhile takes it). Like `nextNumber`, it steps over numbers
+ * issued before the pattern or the reset changed.
  */
 export async function previewNumbers(
 	db: Db,
 	profiles: { id: string; numbering: Numbering }[],
 	day: string,
 ): Promise<Map<string, { invoice: string; creditNote: string }>> {
-	const rows =
-		profiles.length === 0
-			? []
-			: await db
-					.select()
-					.from(invoiceCounters)
-					.where(
-						inArray(
-							invoiceCounters.profileId,
-							profiles.map((profile) => profile.id),
-						),
-					)
-	const lastOf = (profileId: string, kind: DocumentKind, period: string) =>
-		rows.find((row) => row.profileId === profileId && row.kind === kind && row.period === period)?.last ?? 0
-	const next = (profileId: string, numbering: Numbering, kind: DocumentKind) => {
-		const { pattern, reset } = sequenceOf(numbering, kind)
-		return formatNumber(pattern, day, lastOf(profileId, kind, periodOf(reset, day)) + 1)
+	if (profiles.length === 0) {
+		return new Map()
 	}
+	const ids = profiles.map((profile) => profile.id)
+	const counters = await db.select().from(invoiceCounters).where(inArray(invoiceCounters.profileId, ids))
+	const candidatesOf = (profileId: string, numbering: Numbering, kind: DocumentKind) => {
+		const { pattern, reset } = sequenceOf(numbering, kind)
+		const period = periodOf(reset, day)
+		const last =
+			counters.find((row) => row.profileId === profileId && row.kind === kind && row.period === period)?.last ?? 0
+		return Array.from({ length: previewReach }, (_, step) => formatNumber(pattern, day, last + 1 + step))
+	}
+	const candidates = profiles.map((profile) => ({
+		id: profile.id,
+		invoice: candidatesOf(profile.id, profile.numbering, 'invoice'),
+		creditNote: candidatesOf(profile.id, profile.numbering, 'credit_note'),
+	}))
+	const issued = await db
+		.select({ profileId: invoiceNumbers.profileId, number: invoiceNumbers.number })
+		.from(invoiceNumbers)
+		.where(
+			and(
+				inArray(invoiceNumbers.profileId, ids),
+				inArray(
+					invoiceNumbers.number,
+					candidates.flatMap((profile) => [...profile.invoice, ...profile.creditNote]),
+				),
+			),
+		)
+	const taken = new Set(issued.map((row) => `${row.profileId} ${row.number}`))
+	const firstFree = (profileId: string, numbers: string[]) =>
+		numbers.find((number) => !taken.has(`${profileId} ${number}`)) ?? (numbers.at(-1) as string)
 	return new Map(
-		profiles.map((profile) => [
+		candidates.map((profile) => [
 			profile.id,
-			{
-				invoice: next(profile.id, profile.numbering, 'invoice'),
-				creditNote: next(profile.id, profile.numbering, 'credit_note'),
-			},
+			{ invoice: firstFree(profile.id, profile.invoice), creditNote: firstFree(profile.id, profile.creditNote) },
 		]),
 	)
 }

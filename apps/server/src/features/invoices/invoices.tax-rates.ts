@@ -14,7 +14,7 @@ import { invoiceTaxRates, type TaxRateRecord } from './invoices.schema.ts'
 
 type TaxRateInput = z.output<typeof taxRateInputSchema>
 
-export function toTaxRate(record: TaxRateRecord): TaxRate {
+function toTaxRate(record: TaxRateRecord): TaxRate {
 	return {
 		id: record.id,
 		name: record.name,
