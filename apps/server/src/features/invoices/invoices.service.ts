@@ -9,7 +9,7 @@ import {
 	invoiceProfileDefaults,
 	type updateInvoiceProfileSchema,
 } from '@blocksmith/contracts/invoices.ts'
-import { and, asc, desc, eq, ne } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm'
 import type { z } from 'zod'
 import { organizations } from '#src/core/auth/auth.schema.ts'
 import { blobs } from '#src/core/uploads/uploads.schema.ts'
@@ -36,18 +36,15 @@ async function toProfiles(ctx: InvoicesCtx, records: ProfileRecord[]): Promise<I
 		records.map((record) => ({ id: record.id, numbering: record.details.numbering })),
 		dayOf(ctx.now()),
 	)
-	const logos = new Map<string, string>()
-	for (const record of records) {
-		if (record.logoBlobId) {
-			const [blob] = await ctx.db
-				.select({ contentType: blobs.contentType })
-				.from(blobs)
-				.where(and(eq(blobs.id, record.logoBlobId), eq(blobs.organizationId, ctx.orgId)))
-			if (blob) {
-				logos.set(record.logoBlobId, blob.contentType)
-			}
-		}
-	}
+	const logoIds = records.flatMap((record) => (record.logoBlobId ? [record.logoBlobId] : []))
+	const logoRows =
+		logoIds.length === 0
+			? []
+			: await ctx.db
+					.select({ id: blobs.id, contentType: blobs.contentType })
+					.from(blobs)
+					.where(and(inArray(blobs.id, logoIds), eq(blobs.organizationId, ctx.orgId)))
+	const logos = new Map(logoRows.map((blob) => [blob.id, blob.contentType]))
 	return records.map((record) => {
 		const contentType = record.logoBlobId ? logos.get(record.logoBlobId) : undefined
 		return {
