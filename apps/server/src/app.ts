@@ -22,6 +22,7 @@ import { createForms, type Forms } from './features/forms/forms.module.ts'
 import { createFormRoutes } from './features/forms/forms.routes.ts'
 import { createInvoices, type Invoices } from './features/invoices/invoices.module.ts'
 import { createInvoiceRoutes } from './features/invoices/invoices.routes.ts'
+import { createInvoiceTemplateRoutes } from './features/invoices/invoices.templates.routes.ts'
 import { createTime, type Time } from './features/time/time.module.ts'
 import { createTimeReportRoutes } from './features/time/time.reports.routes.ts'
 import { createTimeRoutes } from './features/time/time.routes.ts'
@@ -140,6 +141,7 @@ export function createServices(options: {
 		log,
 		publicUrl: config.publicUrl,
 		authSecret: config.authSecret,
+		storage,
 	})
 	return {
 		config,
@@ -274,6 +276,7 @@ export function createApp(services: AppServices) {
 		}),
 	)
 	app.route('/', createInvoiceRoutes({ auth, invoices: services.invoices.deps }))
+	app.route('/', createInvoiceTemplateRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createWorkspaceRoutes({ auth, workspaces: services.workspaces.deps }))
 	app.route(
 		'/',

@@ -330,3 +330,49 @@ export const invoiceProfileSchema = profileFields.extend({
 	updatedAt: z.string(),
 })
 export type InvoiceProfile = z.infer<typeof invoiceProfileSchema>
+
+// ---- templates (the designs a profile's invoices are drawn in) -------------------------------
+
+export type InvoiceDesign = z.infer<typeof invoiceDesignSchema>
+
+export const invoiceDesignInfoSchema = z.object({
+	design: invoiceDesignSchema,
+	name: z.string(),
+	description: z.string(),
+})
+export type InvoiceDesignInfo = z.infer<typeof invoiceDesignInfoSchema>
+
+/** The designs, in the order the settings offer them; the profile's `template.design` names one. */
+export const invoiceDesigns: readonly InvoiceDesignInfo[] = [
+	{
+		design: 'classic',
+		name: 'Classic',
+		description:
+			'Logo and sender at the top, the title in the accent colour, a ruled table and the totals on the right.',
+	},
+	{
+		design: 'modern',
+		name: 'Modern',
+		description: 'A band in the accent colour across the top, a filled table header and the amount due in a box.',
+	},
+	{
+		design: 'compact',
+		name: 'Compact',
+		description: 'Smaller type and tight rows: long invoices on fewer pages, the sender on one line.',
+	},
+]
+
+/**
+ * `get_template`: a design drawn with a sample invoice, from the profile `profileId` names (its
+ * sender, logo, bank, texts, currency, rates, colours and font) or, without one, from a sample
+ * company. PDF only: a PNG would need a native canvas for pdf.js, which the server does not ship.
+ */
+export const invoiceTemplatePreviewQuerySchema = z.object({
+	template: z.enum(invoiceDesignSchema.options, {
+		error: `Choose a design: ${invoiceDesignSchema.options.join(', ')}.`,
+	}),
+	profileId: idSchema.optional(),
+	format: z
+		.enum(['pdf'], { error: 'Use pdf: previews are PDFs (PNG images are not rendered on the server).' })
+		.default('pdf'),
+})

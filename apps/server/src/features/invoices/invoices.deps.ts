@@ -1,6 +1,7 @@
 import type { Role } from '@blocksmith/contracts/teams.ts'
 import type { Db } from '#src/db/client.ts'
 import type { Logger } from '#src/lib/logger.ts'
+import type { Storage } from '#src/lib/storage.ts'
 
 /** What the invoices module needs, built once in `createInvoices`. */
 export type InvoicesDeps = {
@@ -9,6 +10,8 @@ export type InvoicesDeps = {
 	/** For the logo's signed download link. */
 	publicUrl: string
 	authSecret: string
+	/** Where uploads are kept: the logo drawn on invoices is read from it. */
+	storage: Pick<Storage, 'get'>
 	/** The clock "today" is read from (the next numbers shown in the settings); tests set it. */
 	now: () => Date
 }

@@ -1,5 +1,6 @@
 import type { Db } from '#src/db/client.ts'
 import type { Logger } from '#src/lib/logger.ts'
+import type { Storage } from '#src/lib/storage.ts'
 import type { InvoicesDeps } from './invoices.deps.ts'
 
 /** Builds the invoices module's dependencies. */
@@ -8,6 +9,7 @@ export function createInvoices(options: {
 	log: Logger
 	publicUrl: string
 	authSecret: string
+	storage: Pick<Storage, 'get'>
 	now?: () => Date
 }) {
 	const deps: InvoicesDeps = {
@@ -15,6 +17,7 @@ export function createInvoices(options: {
 		log: options.log,
 		publicUrl: options.publicUrl,
 		authSecret: options.authSecret,
+		storage: options.storage,
 		now: options.now ?? (() => new Date()),
 	}
 	return { deps }
