@@ -16,7 +16,7 @@ export type InvoiceSender = Pick<
 	logo: { bytes: Uint8Array } | null
 }
 
-export type InvoiceClient = {
+type InvoiceClient = {
 	name: string
 	address: { lines: string[]; postcode: string; city: string; country: string } | null
 	taxId: string | null
@@ -56,7 +56,7 @@ export type InvoiceDocument = {
 	paymentLink: string | null
 }
 
-export type TotalRow = { label: string; value: string; isStrong?: boolean }
+type TotalRow = { label: string; value: string; isStrong?: boolean }
 
 /** The texts of a document, ready to place. */
 export type InvoiceTexts = {
