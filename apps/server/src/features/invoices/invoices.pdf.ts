@@ -159,13 +159,25 @@ class Pen {
 	}
 }
 
-function drawLogo(pen: Pen, logo: InvoiceDocument['profile']['logo'], x: number, y: number, w: number, h: number) {
-	if (!logo) {
+/** Whether the bytes start as a PNG or a JPEG does (what pdfkit embeds). */
+function looksLikeImage(bytes: Uint8Array): boolean {
+	const png = [0x89, 0x50, 0x4e, 0x47]
+	return png.every((byte, index) => bytes[index] === byte) || (bytes[0] === 0xff && bytes[1] === 0xd8)
+}
+
+function drawLogo(
+	pen: Pen,
+	logo: InvoiceDocument['profile']['logo'],
+	[x, y, w, h]: [number, number, number, number],
+	isCentered = false,
+) {
+	if (!logo || !looksLikeImage(logo.bytes)) {
 		return false
 	}
 	try {
 		pen.doc.image(Buffer.from(logo.bytes.buffer, logo.bytes.byteOffset, logo.bytes.byteLength), x, y, {
 			fit: [w, h],
+			...(isCentered ? { align: 'center', valign: 'center' } : {}),
 		})
 		return true
 	} catch {
@@ -184,14 +196,22 @@ function drawHeader(pen: Pen, document: InvoiceDocument, texts: InvoiceTexts): n
 		pen.doc.rect(0, 0, pen.doc.page.width, bandHeight).fillColor(pen.accent).fill()
 		pen.text(texts.title, left, 28, { bold: true, size: style.titleSize, color: pen.onAccent })
 		pen.text(texts.number, left, 62, { size: 11, color: pen.onAccent })
-		drawLogo(pen, document.profile.logo, right - 150, 20, 150, 52)
+		const logo = document.profile.logo
+		if (logo && looksLikeImage(logo.bytes)) {
+			// On a white card: a logo drawn for white paper may vanish on the accent colour.
+			pen.doc
+				.roundedRect(right - 166, 14, 166, 64, 6)
+				.fillColor('#ffffff')
+				.fill()
+			drawLogo(pen, logo, [right - 158, 20, 150, 52], true)
+		}
 		const senderTop = bandHeight + 20
 		pen.text(texts.sender.name, left, senderTop, { bold: true })
 		const senderBottom = pen.block(texts.sender.lines, left, senderTop + style.size + 4, { color: pen.muted })
 		const metaBottom = drawMeta(pen, texts.meta.slice(1), right - 200, senderTop, 200)
 		y = Math.max(senderBottom, metaBottom) + 18
 	} else if (style.inline) {
-		const hasLogo = drawLogo(pen, document.profile.logo, left, top, 90, 30)
+		const hasLogo = drawLogo(pen, document.profile.logo, [left, top, 90, 30])
 		pen.text(texts.title, hasLogo ? left + 100 : left, top + 4, {
 			bold: true,
 			size: style.titleSize,
@@ -205,7 +225,7 @@ function drawHeader(pen: Pen, document: InvoiceDocument, texts: InvoiceTexts): n
 		const clientBottom = drawClient(pen, document, texts, left, y + 4, width - 210)
 		return Math.max(metaBottom, clientBottom) + 14
 	} else {
-		const hasLogo = drawLogo(pen, document.profile.logo, left, top, 160, 56)
+		const hasLogo = drawLogo(pen, document.profile.logo, [left, top, 160, 56])
 		pen.text(texts.sender.name, right - 220, top, { bold: true, width: 220, align: 'right' })
 		let senderY = top + style.size + 5
 		for (const line of texts.sender.lines) {
