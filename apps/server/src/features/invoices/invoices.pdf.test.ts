@@ -27,6 +27,7 @@ type Case = {
 	locale: string
 	lines: Omit<InvoiceDocumentLine, 'unit'>[]
 	discounts?: DocumentDiscount[]
+	paid?: string
 	kind?: InvoiceDocument['kind']
 	/** Figures known by hand, as the locale writes them. */
 	known: string[]
@@ -49,13 +50,14 @@ const cases: Case[] = [
 		known: ['€1,000.00', '€190.00', '€1,190.00'],
 	},
 	{
-		name: 'two rates and a 10 % discount, in German',
+		name: 'two rates, a 10 % discount and a payment, in German',
 		currency: 'EUR',
 		locale: 'de-DE',
 		lines: [line('Beratung', '12.5', '88.00', 'r19'), line('Fachbuch', '2', '39.90', 'r7')],
 		discounts: [{ kind: 'percent', percent: '10', reason: 'Stammkunde' }],
-		// 1100.00 + 79.80; less 10 %: 990.00 and 71.82; VAT 188.10 and 5.03; total 1254.95.
-		known: ['1.179,80 €', '188,10 €', '5,03 €', '1.254,95 €'],
+		paid: '200.00',
+		// 1100.00 + 79.80; less 10 %: 990.00 and 71.82; VAT 188.10 and 5.03; total 1254.95; due 1054.95.
+		known: ['1.179,80 €', '188,10 €', '5,03 €', '1.254,95 €', 'Amount due 1.054,95 €'],
 	},
 	{
 		name: 'JPY, no decimals',
@@ -103,6 +105,7 @@ function documentOf(one: Case, design: InvoiceDesign, font: InvoiceDocument['pro
 		lines: one.lines,
 		taxRates: rates,
 		discounts: one.discounts ?? [],
+		paid: one.paid ?? '0',
 		allowNegativeQuantities: one.kind === 'creditNote',
 	})
 	if (!result.ok) {
@@ -174,6 +177,10 @@ describe('invoice PDFs', () => {
 			}
 			expect(text).toContain(`Subtotal ${money(totals.lineNetTotal.minor)}`)
 			expect(text).toContain(`Total ${money(totals.taxInclusiveAmount.minor)}`)
+			if (one.paid) {
+				expect(text).toContain(`Paid ${money(-totals.paidAmount.minor)}`)
+				expect(text).toContain(`Amount due ${money(totals.amountDue.minor)}`)
+			}
 			for (const known of one.known) {
 				expect(text).toContain(flat(known))
 			}

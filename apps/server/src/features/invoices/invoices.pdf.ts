@@ -340,19 +340,28 @@ function drawLines(pen: Pen, texts: InvoiceTexts, top: number): number {
 function drawSummary(pen: Pen, texts: InvoiceTexts, top: number): number {
 	const { style, doc } = pen
 	const line = style.size + 6
-	const summaryHeight = Math.max(texts.vat.length + 2, texts.totals.length + 1) * line + 20
-	let y = top
-	if (y + summaryHeight > pen.bottom) {
-		doc.addPage()
-		y = margin
-	}
-	// VAT breakdown: rate, what it is, taxable amount, VAT.
 	const vatWidth = pen.width * 0.5
 	const cols = [0.13, 0.39, 0.24, 0.24].map((share) => share * vatWidth)
 	const [rateW = 0, labelW = 0, taxableW = 0, taxW = 0] = cols
-	const headers = ['Rate', 'VAT', 'Taxable', 'Tax']
+	const totalsWidth = pen.width * 0.42
+	const totalsX = pen.right - totalsWidth
+	const labelWidth = totalsWidth * 0.62
+	// Long labels (an exemption reason, a discount's reason) wrap: each row is measured first,
+	// so the two blocks are kept together on one page and rows never overlap.
+	const vatHeights = texts.vat.map((group) => Math.max(line, pen.heightOf(group.label, labelW - 6) + 4))
+	const rowHeights = texts.totals.map((row) =>
+		row.isStrong ? line + 8 : Math.max(line, pen.heightOf(row.label, labelWidth) + 4),
+	)
+	const sum = (heights: number[]) => heights.reduce((total, height) => total + height, 0)
+	let y = top
+	if (y + Math.max(line + sum(vatHeights), sum(rowHeights)) + 8 > pen.bottom) {
+		doc.addPage()
+		y = margin
+	}
+
+	// VAT breakdown: rate, what it is, taxable amount, VAT.
 	let x = pen.left
-	for (const [index, header] of headers.entries()) {
+	for (const [index, header] of ['Rate', 'VAT', 'Taxable', 'Tax'].entries()) {
 		const w = cols[index] ?? 0
 		pen.text(header, x, y, {
 			bold: true,
@@ -365,19 +374,17 @@ function drawSummary(pen: Pen, texts: InvoiceTexts, top: number): number {
 	}
 	let vatY = y + line
 	pen.hline(vatY - 3, pen.left, pen.left + vatWidth)
-	for (const group of texts.vat) {
+	for (const [index, group] of texts.vat.entries()) {
 		pen.text(group.rate, pen.left, vatY, { width: rateW - 4 })
-		const labelHeight = pen.text(group.label, pen.left + rateW, vatY, { width: labelW - 6, color: pen.muted })
+		pen.text(group.label, pen.left + rateW, vatY, { width: labelW - 6, color: pen.muted })
 		pen.text(group.taxable, pen.left + rateW + labelW, vatY, { width: taxableW - 4, align: 'right' })
 		pen.text(group.tax, pen.left + rateW + labelW + taxableW, vatY, { width: taxW - 4, align: 'right' })
-		vatY += Math.max(line, labelHeight + 4)
+		vatY += vatHeights[index] ?? line
 	}
 
 	// Totals, right-aligned.
-	const totalsWidth = pen.width * 0.42
-	const totalsX = pen.right - totalsWidth
 	let totalsY = y
-	for (const row of texts.totals) {
+	for (const [index, row] of texts.totals.entries()) {
 		const strong = row.isStrong ?? false
 		if (strong && style.totalBox) {
 			doc
@@ -389,9 +396,9 @@ function drawSummary(pen: Pen, texts: InvoiceTexts, top: number): number {
 		}
 		const color = strong && style.totalBox ? pen.onAccent : pen.ink
 		const size = strong ? style.size + 1.5 : style.size
-		pen.text(row.label, totalsX, totalsY, { bold: strong, size, color, width: totalsWidth * 0.6 })
+		pen.text(row.label, totalsX, totalsY, { bold: strong, size, color, width: labelWidth })
 		pen.text(row.value, totalsX, totalsY, { bold: strong, size, color, width: totalsWidth - 4, align: 'right' })
-		totalsY += strong ? line + 8 : line
+		totalsY += rowHeights[index] ?? line
 	}
 	return Math.max(vatY, totalsY) + 18
 }
