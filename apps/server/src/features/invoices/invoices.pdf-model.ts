@@ -215,7 +215,9 @@ export function invoiceTexts(document: InvoiceDocument): InvoiceTexts {
 		if (profile.bank.bic) {
 			payment.push(`BIC: ${profile.bank.bic}`)
 		}
-		payment.push(`Reference: ${number}`)
+		if (document.number) {
+			payment.push(`Reference: ${document.number}`)
+		}
 	} else if (profile.bank?.kind === 'text') {
 		payment.push(...profile.bank.text.split('\n'))
 	}
