@@ -257,6 +257,27 @@ describe('the weekly timesheet', () => {
 		expect(rowOf(again, 'Review')?.seconds[1]).toBe(7200)
 	})
 
+	test('one empty cell set from two tabs at once holds one entry of that length, not two', async () => {
+		const { team, entries, projectId } = await teamSample()
+		const token = team.member.token
+		const put = () =>
+			t.request('PUT', '/dashboard/local_time/timesheet/cell', {
+				token,
+				json: {
+					databaseId: entries.id,
+					timeZone: berlin,
+					project: projectId,
+					date: '2026-03-26',
+					task: 'Twice',
+					duration: '2h',
+				},
+			})
+		const answers = await Promise.all([put(), put(), put()])
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200])
+		const week = await sheet(token, entries.id, '2026-03-26')
+		expect(rowOf(week, 'Twice')).toMatchObject({ seconds: [0, 0, 0, 7200, 0, 0, 0], entries: [0, 0, 0, 1, 0, 0, 0] })
+	})
+
 	test('bad input is a 400 naming the field; another organization’s database is a 404', async () => {
 		const { team, byName, entries, projectId } = await teamSample()
 		const token = team.member.token

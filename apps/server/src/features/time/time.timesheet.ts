@@ -1,6 +1,6 @@
 import type { setTimesheetCellSchema, Timesheet, TimesheetRow } from '@blocksmith/contracts/time.ts'
 import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import { AppError } from '#src/lib/errors.ts'
 import { addDays, findOverlaps, localDayBounds, splitIntoLocalDays, type Weekday, weekStartKey } from './time.days.ts'
@@ -202,6 +202,19 @@ export function placeOnDay(
  * length (0 deletes it); any other cell only grows, by a new entry for the difference.
  */
 export async function setTimesheetCell(
+	ctx: TimeCtx,
+	tool: WorkspaceTool,
+	input: z.output<typeof setTimesheetCellSchema>,
+): Promise<Timesheet> {
+	// Two tabs setting one empty cell at once would each find it empty and each add an entry: a
+	// cell's read and its write are one transaction, and one person's cells are set one at a time.
+	return ctx.db.transaction(async (tx) => {
+		await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`time-sheet:${ctx.orgId}:${ctx.userId}`}))`)
+		return setCell({ ...ctx, db: tx }, tool, input)
+	})
+}
+
+async function setCell(
 	ctx: TimeCtx,
 	tool: WorkspaceTool,
 	input: z.output<typeof setTimesheetCellSchema>,
