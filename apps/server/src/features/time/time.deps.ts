@@ -13,7 +13,16 @@ export type TimeDeps = {
 }
 
 /** A member working in one organization, with their role there. */
-export type TimeCtx = TimeDeps & { orgId: string; userId: string; role: Role }
+export type TimeCtx = TimeDeps & {
+	orgId: string
+	userId: string
+	role: Role
+	/**
+	 * The member's person value in the workspace, when the caller read it already: a Notion
+	 * person is read from Notion, which must not happen inside a transaction.
+	 */
+	person?: string[] | null
+}
 
 /** The workspace layer as the caller, for the writes and reads made on their behalf. */
 export function workspaceCtxFor(ctx: TimeCtx): WorkspaceCtx {

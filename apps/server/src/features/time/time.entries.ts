@@ -105,7 +105,11 @@ export async function createEntry(ctx: TimeCtx, tool: WorkspaceTool, input: Crea
 	const startedAt = new Date(input.startedAt)
 	const typed = parseDurationField('duration', input.duration, { maxSeconds: maxEntrySeconds })
 	const endedAt = endOf(startedAt, input.endedAt, input.durationSeconds ?? typed)
-	const person = mapping.person ? await personValue(ctx, tool, database.workspaceId) : null
+	const person = !mapping.person
+		? null
+		: ctx.person !== undefined
+			? ctx.person
+			: await personValue(ctx, tool, database.workspaceId)
 	const draft = { startedAt } as EntryRecord
 	const values = {
 		...(await startValues(ctx, mapping, database.properties, input, startedAt, person)),

@@ -9,8 +9,9 @@ import type { TimeCtx } from './time.deps.ts'
 import { parseDurationField } from './time.duration.ts'
 import { createEntry, updateEntry } from './time.entries.ts'
 import { timeEntries } from './time.schema.ts'
+import { findTimeDatabase } from './time.service.ts'
 import { readSourceEntries, type SourceEntry, type SourceTarget, sourceTargetOf } from './time.source.ts'
-import { invalid } from './time.timer.ts'
+import { invalid, personValue } from './time.timer.ts'
 
 // The weekly timesheet: the caller's time in one database, a row per project and task, a column
 // per local day of their week (time.days.ts splits entries at local midnights and DST changes; a
@@ -206,11 +207,18 @@ export async function setTimesheetCell(
 	tool: WorkspaceTool,
 	input: z.output<typeof setTimesheetCellSchema>,
 ): Promise<Timesheet> {
+	// A Notion person is read from Notion: before the transaction, never while it holds the
+	// database (PGlite has one connection).
+	const { mapping } = await sourceTargetOf(ctx, tool, input.databaseId)
+	const person =
+		tool === 'notion' && mapping.person
+			? await personValue(ctx, tool, (await findTimeDatabase(ctx, tool, input.databaseId)).database.workspaceId)
+			: undefined
 	// Two tabs setting one empty cell at once would each find it empty and each add an entry: a
 	// cell's read and its write are one transaction, and one person's cells are set one at a time.
 	return ctx.db.transaction(async (tx) => {
 		await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`time-sheet:${ctx.orgId}:${ctx.userId}`}))`)
-		return setCell({ ...ctx, db: tx }, tool, input)
+		return setCell({ ...ctx, db: tx, person }, tool, input)
 	})
 }
 
