@@ -20,6 +20,7 @@ import { type Charts, createCharts } from './features/charts/charts.module.ts'
 import { createChartRoutes } from './features/charts/charts.routes.ts'
 import { createForms, type Forms } from './features/forms/forms.module.ts'
 import { createFormRoutes } from './features/forms/forms.routes.ts'
+import { createInvoiceDocumentRoutes } from './features/invoices/invoices.documents.routes.ts'
 import { createInvoices, type Invoices } from './features/invoices/invoices.module.ts'
 import { createInvoiceRoutes } from './features/invoices/invoices.routes.ts'
 import { createInvoiceTemplateRoutes } from './features/invoices/invoices.templates.routes.ts'
@@ -277,6 +278,7 @@ export function createApp(services: AppServices) {
 	)
 	app.route('/', createInvoiceRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createInvoiceTemplateRoutes({ auth, invoices: services.invoices.deps }))
+	app.route('/', createInvoiceDocumentRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createWorkspaceRoutes({ auth, workspaces: services.workspaces.deps }))
 	app.route(
 		'/',

@@ -153,7 +153,7 @@ export function sampleDocument(
 const logoCache = new Map<string, Uint8Array>()
 const logoCacheSize = 64
 
-async function logoOf(ctx: InvoicesCtx, blobId: string): Promise<InvoiceSender['logo']> {
+export async function logoOf(ctx: InvoicesCtx, blobId: string): Promise<InvoiceSender['logo']> {
 	const cached = logoCache.get(blobId)
 	if (cached) {
 		return { bytes: cached }

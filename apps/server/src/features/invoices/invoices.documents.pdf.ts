@@ -1,0 +1,75 @@
+// An invoice or credit note drawn as a PDF from what is stored: a finalized document with the
+// sender, client and rates frozen when it was numbered; a draft with its profile as it is now.
+// The figures are the money core's for the stored lines, with the payments recorded so far as
+// the amount paid, so the PDF reads what the list and the e-invoice read.
+
+import { minorToDecimal } from '@blocksmith/contracts/invoice-currencies.ts'
+import { and, eq } from 'drizzle-orm'
+import { found } from '#src/lib/errors.ts'
+import type { InvoicesCtx } from './invoices.deps.ts'
+import { invoiceDocuments } from './invoices.documents.schema.ts'
+import { documentRecord, moneyRates, senderOf, totalsOf } from './invoices.documents.ts'
+import { renderInvoicePdf } from './invoices.pdf.ts'
+import type { InvoiceDocument } from './invoices.pdf-model.ts'
+import { invoiceProfiles } from './invoices.schema.ts'
+import { taxRatesOf } from './invoices.tax-rates.ts'
+import { logoOf } from './invoices.templates.ts'
+
+function termsText(days: number): string {
+	return days === 0 ? 'Payable on receipt.' : `Payable within ${days} days, without deduction.`
+}
+
+/** The document model of a stored invoice (exported for tests and the e-mail). */
+export async function invoiceDocumentOf(ctx: InvoicesCtx, id: string): Promise<InvoiceDocument> {
+	const record = await documentRecord(ctx.db, ctx.orgId, id)
+	let sender = record.sender
+	let rates = record.taxRates
+	if (!sender || !rates) {
+		const [profile] = await ctx.db
+			.select()
+			.from(invoiceProfiles)
+			.where(and(eq(invoiceProfiles.id, record.profileId), eq(invoiceProfiles.organizationId, ctx.orgId)))
+		sender = senderOf(found(profile))
+		rates = (await taxRatesOf(ctx.db, ctx.orgId, [record.profileId])).get(record.profileId) ?? []
+	}
+	let corrects: string | null = null
+	if (record.correctsId) {
+		const [invoice] = await ctx.db
+			.select({ number: invoiceDocuments.number })
+			.from(invoiceDocuments)
+			.where(and(eq(invoiceDocuments.id, record.correctsId), eq(invoiceDocuments.organizationId, ctx.orgId)))
+		corrects = invoice?.number ?? null
+	}
+	const totals = totalsOf(record, moneyRates(rates), {
+		lineRounding: sender.isLineLevelVatRounding,
+		isCredit: record.kind === 'credit_note',
+		paid: minorToDecimal(record.paidMinor, record.currency),
+	})
+	const { logoBlobId, paymentTermsDays, isLineLevelVatRounding: _, ...printed } = sender
+	return {
+		profile: { ...printed, logo: logoBlobId ? await logoOf(ctx, logoBlobId) : null },
+		kind: record.kind === 'credit_note' ? 'creditNote' : 'invoice',
+		corrects,
+		number: record.number,
+		issueDate: record.issueDate,
+		dueDate: record.dueDate,
+		client: record.client ?? { name: '', address: null, taxId: null, email: null },
+		lines: record.lines.map(({ description, quantity, unit, unitPrice, discount, taxRateId }) => ({
+			description,
+			quantity,
+			unit,
+			unitPrice,
+			discount,
+			taxRateId,
+		})),
+		taxRates: rates,
+		totals,
+		paymentTerms: record.kind === 'invoice' ? termsText(paymentTermsDays) : null,
+		paymentLink: null,
+	}
+}
+
+export async function invoicePdf(ctx: InvoicesCtx, id: string): Promise<{ pdf: Buffer; name: string }> {
+	const document = await invoiceDocumentOf(ctx, id)
+	return { pdf: await renderInvoicePdf(document), name: document.number ?? 'draft' }
+}

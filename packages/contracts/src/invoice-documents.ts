@@ -1,0 +1,174 @@
+import { z } from 'zod'
+import { idSchema } from './common.ts'
+import { discountSchema, documentDiscountSchema } from './invoice-money.ts'
+import { addressSchema, invoiceCurrencySchema } from './invoices.ts'
+
+// Invoice documents (issue 17): drafts, finalized invoices and credit notes, their payments and
+// statuses, under /dashboard/{tool}_invoice/invoices. Figures are the money core's
+// (`computeInvoiceTotals`), computed by the server and stored with the document; why each rule
+// is as it is: docs/decisions/033-invoice-documents.md.
+
+/** A calendar day, YYYY-MM-DD (never an instant: no time zone moves an invoice to another day). */
+export const invoiceDaySchema = z
+	.string()
+	.regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Use a date as YYYY-MM-DD.', abort: true })
+	.refine((day) => {
+		const parsed = new Date(`${day}T00:00:00Z`)
+		return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === day
+	}, 'This day does not exist.')
+
+const text = (max: number) => z.string().trim().max(max, `Use at most ${max} characters.`)
+
+/** Who is billed: typed in, or copied from a row of a clients database (kept by its id). */
+export const invoiceClientSchema = z.object({
+	name: text(200).min(1, 'Name the client.'),
+	address: addressSchema.nullable().default(null),
+	email: z.email('Use an e-mail address.').max(254).nullable().default(null),
+	taxId: text(40).nullable().default(null),
+})
+export type InvoiceClient = z.infer<typeof invoiceClientSchema>
+
+export const invoiceLineInputSchema = z.object({
+	description: text(1000).min(1, 'Describe the line.'),
+	/** A decimal string, up to 4 decimals; below zero only on credit notes. */
+	quantity: z.string().trim(),
+	unit: text(30).nullable().default(null),
+	/** A decimal string in the currency, up to 4 more decimals than it has. */
+	unitPrice: z.string().trim(),
+	discount: discountSchema.nullable().default(null),
+	/** A tax rate in use of the invoice's settings profile. */
+	taxRateId: idSchema,
+})
+export type InvoiceLineInput = z.input<typeof invoiceLineInputSchema>
+/** A stored line; a credit note's line names the line of the invoice it credits. */
+export const invoiceLineSchema = invoiceLineInputSchema.extend({ creditsLine: z.number().int().nullable().optional() })
+export type InvoiceLine = z.output<typeof invoiceLineSchema>
+
+const draftFields = z.object({
+	/** The settings profile it is billed from; the default profile when left out. */
+	profileId: idSchema,
+	client: invoiceClientSchema.nullable(),
+	/** ISO 4217; the profile's currency when left out. */
+	currency: invoiceCurrencySchema,
+	/** Today when left out. */
+	issueDate: invoiceDaySchema,
+	/** The issue date plus the profile's payment terms when left out. */
+	dueDate: invoiceDaySchema.nullable(),
+	lines: z.array(invoiceLineInputSchema).max(500, 'Use at most 500 lines.'),
+	discounts: z.array(documentDiscountSchema).max(10, 'Use at most 10 discounts.'),
+	notes: text(2000).nullable(),
+})
+
+export const createInvoiceSchema = draftFields.partial()
+export type CreateInvoice = z.input<typeof createInvoiceSchema>
+
+/** A change of a draft: each field sent replaces the saved one (lines and discounts whole). */
+export const updateInvoiceSchema = draftFields.partial()
+export type UpdateInvoice = z.input<typeof updateInvoiceSchema>
+
+/** `finalized`: numbered and immutable, not sent yet (sending is a step of its own). */
+export const invoiceStatuses = ['draft', 'finalized', 'sent', 'partially_paid', 'paid', 'void'] as const
+export const invoiceStatusSchema = z.enum(invoiceStatuses)
+export type InvoiceStatus = z.infer<typeof invoiceStatusSchema>
+
+export const invoiceKindSchema = z.enum(['invoice', 'credit_note'])
+
+const moneySchema = z.object({ minor: z.number().int(), decimal: z.string() })
+
+export const invoiceSchema = z.object({
+	id: z.string(),
+	kind: invoiceKindSchema,
+	profileId: z.string(),
+	/** Null while a draft. */
+	number: z.string().nullable(),
+	status: invoiceStatusSchema,
+	/** Derived when read: sent or partially paid, and the due date has passed. Never stored. */
+	isOverdue: z.boolean(),
+	/** The invoice a credit note corrects. */
+	correctsId: z.string().nullable(),
+	client: invoiceClientSchema.nullable(),
+	currency: z.string(),
+	issueDate: z.string(),
+	dueDate: z.string().nullable(),
+	lines: z.array(invoiceLineSchema),
+	discounts: z.array(documentDiscountSchema),
+	notes: z.string().nullable(),
+	/** The money core's totals (DocumentTotals), as stored; null while the draft does not compute. */
+	totals: z.record(z.string(), z.unknown()).nullable(),
+	total: moneySchema,
+	paid: moneySchema,
+	due: moneySchema,
+	finalizedAt: z.string().nullable(),
+	sentAt: z.string().nullable(),
+	paidAt: z.string().nullable(),
+	voidedAt: z.string().nullable(),
+	createdAt: z.string(),
+	updatedAt: z.string(),
+})
+export type Invoice = z.infer<typeof invoiceSchema>
+
+/** A credit note: every line still open (none listed), or some of them with quantities. */
+export const creditNoteSchema = z.object({
+	lines: z
+		.array(
+			z.object({
+				/** The line's index on the invoice. */
+				line: z.number().int().min(0),
+				/** Up to what is left to credit of it; the whole rest when left out. */
+				quantity: z.string().trim().optional(),
+			}),
+		)
+		.max(500)
+		.optional(),
+	issueDate: invoiceDaySchema.optional(),
+	notes: text(2000).nullable().optional(),
+})
+export type CreditNoteInput = z.input<typeof creditNoteSchema>
+
+export const paymentMethods = ['bank_transfer', 'card', 'cash', 'paypal', 'stripe', 'other'] as const
+
+export const createPaymentSchema = z.object({
+	date: invoiceDaySchema,
+	/** In the invoice's currency, with at most its decimals ("12.50", JPY "1200", BHD "1.250"). */
+	amount: z.string().trim(),
+	method: z.enum(paymentMethods),
+	note: text(500).nullable().default(null),
+})
+export type CreatePayment = z.input<typeof createPaymentSchema>
+
+export const paymentSchema = z.object({
+	id: z.string(),
+	invoiceId: z.string(),
+	date: z.string(),
+	amount: moneySchema,
+	method: z.enum(paymentMethods),
+	note: z.string().nullable(),
+	createdAt: z.string(),
+})
+export type Payment = z.infer<typeof paymentSchema>
+
+export const listInvoicesQuerySchema = z.object({
+	/** `overdue` is derived, so it filters sent and partially paid invoices past their due date. */
+	status: z.enum([...invoiceStatuses, 'overdue']).optional(),
+	/** The client's row id, or its name for typed-in clients. */
+	clientId: z.string().max(200).optional(),
+	/** Issue dates, inclusive. */
+	from: invoiceDaySchema.optional(),
+	to: invoiceDaySchema.optional(),
+	currency: invoiceCurrencySchema.optional(),
+})
+
+export const invoiceListSchema = z.object({
+	invoices: z.array(invoiceSchema),
+	/** Per status (and overdue) and currency: how many, and their totals and amounts due in minor units. */
+	totals: z.array(
+		z.object({
+			status: z.enum([...invoiceStatuses, 'overdue']),
+			currency: z.string(),
+			count: z.number().int(),
+			totalMinor: z.number().int(),
+			dueMinor: z.number().int(),
+		}),
+	),
+})
+export type InvoiceList = z.infer<typeof invoiceListSchema>
