@@ -11,6 +11,7 @@ export const paths = {
 	forms: '/forms',
 	publicForm: (id: string) => `/forms/${encodeURIComponent(id)}`,
 	invoices: '/invoices',
+	invoicesSettings: '/invoices/settings',
 	portals: '/portals',
 	time: '/time',
 	timeTimesheet: '/time/timesheet',

@@ -113,7 +113,17 @@ export function createAppRouter() {
 								},
 								{
 									path: '/invoices',
-									lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.InvoicesPage })),
+									lazy: () =>
+										import('#src/features/invoices/routes/invoices-page.tsx').then((m) => ({
+											Component: m.InvoicesPage,
+										})),
+								},
+								{
+									path: '/invoices/settings',
+									lazy: () =>
+										import('#src/features/invoices/routes/invoice-settings-page.tsx').then((m) => ({
+											Component: m.InvoiceSettingsPage,
+										})),
 								},
 								{
 									path: '/portals',

@@ -9,21 +9,12 @@ import { Skeleton } from '#src/components/ui/skeleton.tsx'
 import { workspacesQuery } from '#src/workspaces/api/workspaces.ts'
 
 // Each module's entry screen, until its own issue fills it: what the module will do, and how
-// it stands with the team's workspaces. Forms, Charts and Time have their own pages (features/).
+// it stands with the team's workspaces. Forms, Charts, Time and Invoices have their own pages (features/).
 
-type ModuleKey = 'invoices' | 'portals'
+type ModuleKey = 'portals'
 
 /** What each module will do (product.md §3), said to the person who will use it. */
 const plans: Record<ModuleKey, { heading: string; items: string[] }> = {
-	invoices: {
-		heading: 'Invoices will let you',
-		items: [
-			'Set your sender details, logo, currency, tax rates, payment terms and numbering, such as INV-2026-0001.',
-			'Build invoices from database rows, related rows or tracked time, with discounts and taxes per rate.',
-			'Send PDFs by e-mail with a payment link, and see draft, sent, paid, void and overdue written back to the row.',
-			'Issue credit notes with their own numbers, and export e-invoices (UBL, Factur-X).',
-		],
-	},
 	portals: {
 		heading: 'Portals will let you',
 		items: [
@@ -108,9 +99,6 @@ function listOf(names: string[]): string {
 	return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
 }
 
-export function InvoicesPage() {
-	return <ModulePage moduleKey="invoices" />
-}
 export function PortalsPage() {
 	return <ModulePage moduleKey="portals" />
 }
