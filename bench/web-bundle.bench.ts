@@ -79,7 +79,9 @@ const routes: Route[] = [
 	{
 		path: '/forms/{id}/edit',
 		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/features/forms/routes/form-builder-page.tsx'],
-		budgetJs: 298 * kb,
+		// 299 KB since /invoices/settings shares the text area, native select and tabs with it: the same
+		// code in more, smaller chunks (297.9 KB without that route, 2026-11-26).
+		budgetJs: 299 * kb,
 	},
 	{
 		path: '/forms/{id}/submissions',
@@ -122,6 +124,12 @@ const routes: Route[] = [
 		path: '/time',
 		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/features/time/routes/time-page.tsx'],
 		budgetJs: 262 * kb,
+	},
+	{
+		// The profile form with its choices (ISO countries and currencies, numbering, tax rates) and the PDF preview.
+		path: '/invoices/settings',
+		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/features/invoices/routes/invoice-settings-page.tsx'],
+		budgetJs: 275 * kb,
 	},
 ]
 

@@ -1,4 +1,4 @@
-import { ImageIcon, Upload, X } from 'lucide-react'
+import { ImagePlus, ImageUp, X } from 'lucide-react'
 import { useEffect, useId, useState } from 'react'
 import { Button } from '#src/components/ui/button.tsx'
 import { errorMessage } from '#src/lib/api-client.ts'
@@ -56,14 +56,14 @@ export function LogoField({ blobId, savedUrl, savedBlobId, error, isReadOnly, on
 					{url ? (
 						<img src={url} alt="Logo preview" className="size-full object-contain" />
 					) : (
-						<ImageIcon aria-hidden className="size-5 text-muted-foreground" />
+						<ImagePlus aria-hidden className="size-5 text-muted-foreground" />
 					)}
 				</div>
 				{isReadOnly ? null : (
 					<div className="flex flex-wrap gap-2">
 						<Button variant="outline" size="sm" asChild isLoading={isUploading}>
 							<label htmlFor={`${id}-file`} className="cursor-pointer">
-								<Upload aria-hidden /> {blobId ? 'Replace logo' : 'Upload logo'}
+								<ImageUp aria-hidden /> {blobId ? 'Replace logo' : 'Upload logo'}
 							</label>
 						</Button>
 						<input

@@ -15,7 +15,7 @@ import {
 // text) and the moves between them and the API's profile. The payload is checked in the browser
 // with the server's own schema, so an error shows at the same field either way.
 
-export type TaxRateRow = {
+type TaxRateRow = {
 	id?: string
 	name: string
 	categoryCode: VatCategoryCode
