@@ -278,7 +278,7 @@ export function createApp(services: AppServices) {
 	)
 	app.route('/', createInvoiceRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createInvoiceTemplateRoutes({ auth, invoices: services.invoices.deps }))
-	app.route('/', createInvoiceDocumentRoutes({ auth, invoices: services.invoices.deps }))
+	app.route('/', createInvoiceDocumentRoutes({ auth, invoices: services.invoices.deps, time: services.time.deps }))
 	app.route('/', createWorkspaceRoutes({ auth, workspaces: services.workspaces.deps }))
 	app.route(
 		'/',

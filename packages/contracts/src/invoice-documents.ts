@@ -172,3 +172,32 @@ export const invoiceListSchema = z.object({
 	),
 })
 export type InvoiceList = z.infer<typeof invoiceListSchema>
+
+// ---- lines from the workspace -----------------------------------------------------------------
+
+/** Which property of the rows gives each part of a line (property ids of the database). */
+export const rowLineMappingSchema = z.object({
+	description: idSchema,
+	/** 1 for each row when left out. */
+	quantity: idSchema.optional(),
+	unit: idSchema.optional(),
+	unitPrice: idSchema,
+})
+
+export const linesFromRowsSchema = z.object({
+	databaseId: idSchema,
+	/** The rows' ids, in the order their lines are added. */
+	rowIds: z.array(idSchema).min(1, 'Choose at least one row.').max(500, 'Use at most 500 rows.'),
+	mapping: rowLineMappingSchema,
+	/** The profile's default rate when left out. */
+	taxRateId: idSchema.optional(),
+})
+export type LinesFromRows = z.input<typeof linesFromRowsSchema>
+
+export const linesFromTimeSchema = z.object({
+	/** A time-tracking view: its billable time not billed yet becomes lines. */
+	viewId: idSchema,
+	groupBy: z.enum(['project', 'task']).default('project'),
+	taxRateId: idSchema.optional(),
+})
+export type LinesFromTime = z.input<typeof linesFromTimeSchema>

@@ -10,6 +10,8 @@ import {
 	creditNoteSchema,
 	invoiceListSchema,
 	invoiceSchema,
+	linesFromRowsSchema,
+	linesFromTimeSchema,
 	listInvoicesQuerySchema,
 	paymentSchema,
 	updateInvoiceSchema,
@@ -22,17 +24,16 @@ import type { Auth } from '#src/core/auth/auth.ts'
 import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
 import type { InvoicesCtx, InvoicesDeps } from './invoices.deps.ts'
 import { createCreditNote } from './invoices.documents.credit-notes.ts'
+import {
+	addLinesFromRows,
+	addLinesFromTime,
+	finalizeWithTime,
+	type TimeDeps,
+	voidWithTime,
+} from './invoices.documents.lines.ts'
 import { listInvoices } from './invoices.documents.list.ts'
 import { invoicePdf } from './invoices.documents.pdf.ts'
-import {
-	createInvoice,
-	deleteInvoice,
-	finalizeInvoice,
-	getInvoice,
-	markSent,
-	updateInvoice,
-	voidInvoice,
-} from './invoices.documents.ts'
+import { createInvoice, deleteInvoice, getInvoice, markSent, updateInvoice } from './invoices.documents.ts'
 import { createPayment, deletePayment, listPayments } from './invoices.payments.ts'
 
 const idParams = z.object({ id: idSchema })
@@ -102,6 +103,21 @@ function routesFor(tool: WorkspaceTool) {
 		finalize: action(tool, 'finalize', 'Number a draft and freeze it (client, sender, rates) in one transaction'),
 		markSent: action(tool, 'mark_sent', 'Record that a finalized invoice was sent'),
 		void: action(tool, 'void', 'Void a finalized invoice without payments; its number stays issued'),
+		fromRows: invoiceRoute(tool, {
+			method: 'post',
+			path: '/{id}/lines/from_rows',
+			summary: 'Add a line per row of a database (read from the mirror), with a mapping of its properties',
+			request: { params: idParams, body: jsonBody(linesFromRowsSchema) },
+			responses: { 200: jsonResponse(invoiceSchema, 'The draft'), 400: bad, 404: notFound, 409: conflict },
+		}),
+		fromTime: invoiceRoute(tool, {
+			method: 'post',
+			path: '/{id}/lines/from_time',
+			summary:
+				"Add a time view's unbilled billable time as lines (by project or task); finalizing marks its rows billed",
+			request: { params: idParams, body: jsonBody(linesFromTimeSchema) },
+			responses: { 200: jsonResponse(invoiceSchema, 'The draft'), 400: bad, 404: notFound, 409: conflict },
+		}),
 		creditNote: invoiceRoute(tool, {
 			method: 'post',
 			path: '/{id}/credit_note',
@@ -143,7 +159,7 @@ function routesFor(tool: WorkspaceTool) {
 	}
 }
 
-export function createInvoiceDocumentRoutes(deps: { auth: Auth; invoices: InvoicesDeps }) {
+export function createInvoiceDocumentRoutes(deps: { auth: Auth; invoices: InvoicesDeps; time: TimeDeps }) {
 	const router = createRouter<MemberEnv>()
 	const session = requireSession(deps.auth)
 	const member = requireMember(deps.invoices.db)
@@ -178,9 +194,15 @@ export function createInvoiceDocumentRoutes(deps: { auth: Auth; invoices: Invoic
 			await deleteInvoice(ctx(c), id(c))
 			return c.json(ok, 200)
 		})
-		router.openapi(routes.finalize, async (c) => c.json(await finalizeInvoice(ctx(c), id(c)), 200))
+		router.openapi(routes.fromRows, async (c) =>
+			c.json(await addLinesFromRows(ctx(c), id(c), c.req.valid('json')), 200),
+		)
+		router.openapi(routes.fromTime, async (c) =>
+			c.json(await addLinesFromTime(ctx(c), deps.time, tool, id(c), c.req.valid('json')), 200),
+		)
+		router.openapi(routes.finalize, async (c) => c.json(await finalizeWithTime(ctx(c), deps.time, id(c)), 200))
 		router.openapi(routes.markSent, async (c) => c.json(await markSent(ctx(c), id(c)), 200))
-		router.openapi(routes.void, async (c) => c.json(await voidInvoice(ctx(c), id(c)), 200))
+		router.openapi(routes.void, async (c) => c.json(await voidWithTime(ctx(c), deps.time, id(c)), 200))
 		router.openapi(routes.creditNote, async (c) =>
 			c.json(await createCreditNote(ctx(c), id(c), c.req.valid('json')), 201),
 		)

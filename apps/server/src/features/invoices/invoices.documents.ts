@@ -27,10 +27,15 @@ import type { z } from 'zod'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import type { InvoicesCtx } from './invoices.deps.ts'
-import { type DocumentRecord, type FrozenSender, invoiceDocuments } from './invoices.documents.schema.ts'
+import {
+	type BilledTime,
+	type DocumentRecord,
+	type FrozenSender,
+	invoiceDocuments,
+} from './invoices.documents.schema.ts'
 import { dayOf, nextNumber } from './invoices.numbering.ts'
 import { invoiceProfiles, type ProfileRecord } from './invoices.schema.ts'
-import { resolveTaxRates } from './invoices.tax-rates.ts'
+import { resolveTaxRates, taxRatesOf } from './invoices.tax-rates.ts'
 
 type CreateInput = z.output<typeof createInvoiceSchema>
 type UpdateInput = z.output<typeof updateInvoiceSchema>
@@ -374,4 +379,49 @@ export async function voidInvoice(ctx: InvoicesCtx, id: string): Promise<Invoice
 		return found(updated)
 	})
 	return toInvoice(record, dayOf(ctx.now()))
+}
+
+/**
+ * Adds lines to a draft (from workspace rows or tracked time), with the time rows they bill,
+ * and recomputes its totals; the lines' rates must be the profile's as for any line.
+ */
+export async function appendLines(
+	ctx: InvoicesCtx,
+	id: string,
+	lines: InvoiceLine[],
+	billed: BilledTime | null,
+): Promise<Invoice> {
+	const record = await ctx.db.transaction(async (tx) => {
+		const draft = await draftRecord(tx, ctx, id)
+		const profile = await profileFor(tx, ctx, draft.profileId)
+		const next = { currency: draft.currency, lines: [...draft.lines, ...lines], discounts: draft.discounts }
+		const rates = await ratesOfLines(tx, ctx.orgId, draft.profileId, next.lines)
+		const totals = totalsOf(next, moneyRates(rates.values()), {
+			lineRounding: profile.details.isLineLevelVatRounding,
+			isCredit: false,
+		})
+		let billedTime = draft.billedTime
+		if (billed) {
+			const taken = new Set(
+				billedTime.filter((one) => one.databaseId === billed.databaseId).flatMap((one) => one.externalRowIds),
+			)
+			if (billed.externalRowIds.some((row) => taken.has(row))) {
+				throw new AppError('CONFLICT', { detail: 'This time is on the invoice already.' })
+			}
+			billedTime = [...billedTime, billed]
+		}
+		const [updated] = await tx
+			.update(invoiceDocuments)
+			.set({ lines: next.lines, totals, totalMinor: totals.taxInclusiveAmount.minor, billedTime, updatedAt: ctx.now() })
+			.where(eq(invoiceDocuments.id, draft.id))
+			.returning()
+		return found(updated)
+	})
+	return toInvoice(record, dayOf(ctx.now()))
+}
+
+/** The profile's default rate (or its first), for lines made from rows when none is chosen. */
+export async function defaultRateId(ctx: InvoicesCtx, profileId: string): Promise<string | null> {
+	const rates = (await taxRatesOf(ctx.db, ctx.orgId, [profileId])).get(profileId) ?? []
+	return (rates.find((rate) => rate.isDefault) ?? rates[0])?.id ?? null
 }

@@ -124,6 +124,11 @@ export async function unbilledTime(
 	}
 }
 
+/** The database a view of the organization reads (where `markBilled` marks its rows); 404 for another's. */
+export async function viewDatabaseId(deps: TimeDeps, orgId: string, viewId: string): Promise<string> {
+	return (await viewById(deps, orgId, viewId)).databaseId
+}
+
 /** Which of these rows are billed, by which invoice. */
 async function billedRows(db: Db, databaseId: string, externalRowIds: string[]): Promise<Map<string, string>> {
 	const billed = new Map<string, string>()
