@@ -47,7 +47,10 @@ export type InvoiceDocument = {
 	client: InvoiceClient
 	lines: InvoiceDocumentLine[]
 	/** The rates the lines refer to: names, and why no VAT is charged for exempt categories. */
-	taxRates: Pick<TaxRate, 'id' | 'name' | 'exemptionReason'>[]
+	taxRates: (Pick<TaxRate, 'id' | 'name' | 'exemptionReason'> & {
+		/** The reason's VATEX code, for e-invoices (BT-121). */
+		exemptionReasonCode?: string | null
+	})[]
 	/** Exactly as `computeInvoiceTotals` returned them for these lines. */
 	totals: DocumentTotals
 	/** E.g. "Payable within 14 days"; printed with the due date. */

@@ -448,8 +448,17 @@ function drawFooters(pen: Pen, texts: InvoiceTexts): void {
 	}
 }
 
+/**
+ * What a caller may add to the drawing without changing it: document options (PDF/A) and a step
+ * before the file is closed (attachments, metadata). Factur-X uses both (invoices.einvoice-facturx.ts).
+ */
+export type PdfExtras = {
+	options?: Pick<PDFKit.PDFDocumentOptions, 'subset' | 'pdfVersion' | 'tagged'>
+	beforeEnd?: (doc: PdfDoc) => void
+}
+
 /** The invoice as a PDF in the profile's design, colours and font. */
-export async function renderInvoicePdf(document: InvoiceDocument): Promise<Buffer> {
+export async function renderInvoicePdf(document: InvoiceDocument, extras: PdfExtras = {}): Promise<Buffer> {
 	const texts = invoiceTexts(document)
 	const { template, locale } = document.profile
 	const doc = new PDFDocument({
@@ -463,6 +472,7 @@ export async function renderInvoicePdf(document: InvoiceDocument): Promise<Buffe
 			Producer: 'Blocksmith',
 		},
 		lang: locale,
+		...extras.options,
 	})
 	const chunks: Buffer[] = []
 	doc.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -485,6 +495,7 @@ export async function renderInvoicePdf(document: InvoiceDocument): Promise<Buffe
 		drawSection(pen, 'Notes', texts.notes.split('\n'), y)
 	}
 	drawFooters(pen, texts)
+	extras.beforeEnd?.(doc)
 	doc.end()
 	return done
 }
