@@ -52,7 +52,7 @@ export function NumberingFields({
 
 	return (
 		<fieldset className="grid gap-3">
-			<legend className="mb-1 font-medium text-sm">Numbering</legend>
+			<legend className="sr-only">Numbering</legend>
 			<p className="-mt-1 text-[13px] text-muted-foreground">
 				Use <code>{'{YYYY}'}</code>, <code>{'{YY}'}</code>, <code>{'{MM}'}</code> and <code>{'{counter:4}'}</code>{' '}
 				(0001) or <code>{'{counter}'}</code>. Drafts have no number; finalizing gives the next one, with no gaps.
@@ -66,7 +66,14 @@ export function NumberingFields({
 						<Field label={label} error={serverError ?? (shown.isProblem ? shown.text : undefined)}>
 							<Input className="font-mono" {...form.register(`numbering.${kind}.pattern`)} />
 						</Field>
-						<Field label={`${label}: counter restarts`} error={errorAt(form, `numbering.${kind}.reset`)}>
+						<Field
+							label={
+								<>
+									<span className="sr-only">{label}: </span>Counter restarts
+								</>
+							}
+							error={errorAt(form, `numbering.${kind}.reset`)}
+						>
 							<NativeSelect {...form.register(`numbering.${kind}.reset`)}>
 								{numberingResets.map((reset) => (
 									<option key={reset} value={reset}>

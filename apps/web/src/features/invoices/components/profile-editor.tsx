@@ -1,6 +1,7 @@
 import type { CreateInvoiceProfile, InvoiceProfile, UpdateInvoiceProfile } from '@blocksmith/contracts/invoices.ts'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Lock } from 'lucide-react'
+import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { toast } from 'sonner'
 import { SaveBar } from '#src/components/save-bar.tsx'
@@ -72,6 +73,9 @@ export function ProfileEditor({
 	onCreated: (profile: InvoiceProfile) => void
 }) {
 	const queryClient = useQueryClient()
+	// The save's answer until the list is read again: its next numbers and the preview's version.
+	const [latest, setLatest] = useState<InvoiceProfile | null>(null)
+	const current = latest && profile && latest.updatedAt >= profile.updatedAt ? latest : profile
 	const form = useForm<ProfileFormValues>({
 		defaultValues: profile ? profileValues(profile) : newProfileValues(),
 	})
@@ -98,6 +102,7 @@ export function ProfileEditor({
 			profile ? updateProfile(profile.id, payload) : createProfile(payload as CreateInvoiceProfile),
 		meta: { isFormMutation: true },
 		onSuccess: (saved) => {
+			setLatest(saved)
 			form.reset(profileValues(saved))
 			void queryClient.invalidateQueries({ queryKey: invoiceKeys.profiles })
 			toast.success(profile ? 'Profile saved' : 'Profile created')
@@ -151,11 +156,11 @@ export function ProfileEditor({
 				}}
 			>
 				<fieldset disabled={isReadOnly} className="min-w-0">
-					<ProfileFields form={form} profile={profile} isReadOnly={isReadOnly} />
+					<ProfileFields form={form} profile={current} isReadOnly={isReadOnly} />
 				</fieldset>
 			</form>
-			{profile ? (
-				<TemplatePreview profileId={profile.id} version={profile.updatedAt} chosen={profile.template.design} />
+			{current ? (
+				<TemplatePreview profileId={current.id} version={current.updatedAt} chosen={current.template.design} />
 			) : null}
 		</div>
 	)

@@ -173,7 +173,7 @@ export function ProfileFields({
 
 			<Section title="Design" description="How the PDF looks; the preview below shows each design.">
 				<fieldset className="grid gap-2">
-					<legend className="mb-1 font-medium text-sm">Design</legend>
+					<legend className="sr-only">Design</legend>
 					<div className="grid gap-2 sm:grid-cols-3">
 						{invoiceDesigns.map((one) => (
 							<label

@@ -1,7 +1,9 @@
 import { type InvoiceDesign, invoiceDesigns } from '@blocksmith/contracts/invoices.ts'
 import { useQuery } from '@tanstack/react-query'
+import { Download, ExternalLink } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Alert } from '#src/components/ui/alert.tsx'
+import { Button } from '#src/components/ui/button.tsx'
 import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#src/components/ui/tabs.tsx'
 import { errorMessage } from '#src/lib/api-client.ts'
@@ -73,6 +75,7 @@ function PdfFrame({
 	})
 	const [url, setUrl] = useState<string | null>(null)
 	const [isUnshowable, setIsUnshowable] = useState(false)
+	const isFrameBlocked = useFrameBlocked()
 	useEffect(() => {
 		if (!pdf.data) {
 			return
@@ -103,7 +106,58 @@ function PdfFrame({
 			</SkeletonGroup>
 		)
 	}
-	return (
-		<iframe title={`${name} design preview (PDF)`} src={url} className="h-[36rem] w-full rounded-lg border bg-white" />
+	const fileName = `invoice-${design}.pdf`
+	const links = (
+		<div className="flex flex-wrap gap-2">
+			<Button asChild variant="outline" size="sm">
+				<a href={url} target="_blank" rel="noopener">
+					<ExternalLink aria-hidden /> Open the PDF
+				</a>
+			</Button>
+			<Button asChild variant="ghost" size="sm">
+				<a href={url} download={fileName}>
+					<Download aria-hidden /> Download
+				</a>
+			</Button>
+		</div>
 	)
+	if (isFrameBlocked) {
+		return (
+			<div className="grid gap-3 rounded-lg border p-4">
+				<p className="text-muted-foreground text-sm">
+					This page may not show PDFs inside it; open the {name} design in its own tab or download it.
+				</p>
+				{links}
+			</div>
+		)
+	}
+	return (
+		<div className="grid gap-2">
+			<iframe
+				title={`${name} design preview (PDF)`}
+				src={url}
+				className="h-[36rem] w-full rounded-lg border bg-white"
+			/>
+			{links}
+		</div>
+	)
+}
+
+/**
+ * Whether the page's Content-Security-Policy refused to frame the PDF (a policy without `blob:`
+ * in frame-src): the browser says so with a violation event instead of an error.
+ */
+function useFrameBlocked(): boolean {
+	const [isBlocked, setIsBlocked] = useState(false)
+	// Listening from the first render, before the frame exists, so the event cannot come first.
+	useEffect(() => {
+		const onViolation = (event: SecurityPolicyViolationEvent) => {
+			if (event.effectiveDirective === 'frame-src' || event.effectiveDirective === 'child-src') {
+				setIsBlocked(true)
+			}
+		}
+		document.addEventListener('securitypolicyviolation', onViolation)
+		return () => document.removeEventListener('securitypolicyviolation', onViolation)
+	}, [])
+	return isBlocked
 }

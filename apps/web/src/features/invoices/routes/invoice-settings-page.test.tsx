@@ -125,7 +125,7 @@ describe('invoice settings', () => {
 		await user.clear(pattern)
 		await user.type(pattern, 'R-{{YY}{{MM}-{{counter:3}')
 		await user.selectOptions(
-			within(form).getByRole('combobox', { name: 'Invoice numbers: counter restarts' }),
+			within(form).getByRole('combobox', { name: /^Invoice numbers:\s*counter restarts/i }),
 			'monthly',
 		)
 		expect(pattern).not.toHaveAttribute('aria-invalid')
@@ -139,6 +139,41 @@ describe('invoice settings', () => {
 		expect(credit).toHaveAccessibleDescription(/Make it differ from the invoices’ pattern/)
 		await user.click(screen.getByRole('button', { name: 'Save' }))
 		expect(calls.some((call) => call.method === 'PATCH')).toBe(false)
+	})
+
+	test("after a save the preview gives the server's next number for the new pattern", async () => {
+		const saved = makeProfile({
+			numbering: {
+				invoice: { pattern: 'A-{YYYY}-{counter:5}', reset: 'yearly' },
+				creditNote: { pattern: 'CN-{YYYY}-{counter:4}', reset: 'yearly' },
+			},
+			nextNumbers: { invoice: 'A-2026-00007', creditNote: 'CN-2026-0003' },
+			updatedAt: '2026-11-26T10:00:00.000Z',
+		})
+		const { calls } = withProfile(makeProfile(), { onPatch: () => json(saved) })
+		const { user } = renderApp(routes, '/invoices/settings')
+		const form = await openForm()
+		const pattern = within(form).getByRole('textbox', { name: 'Invoice numbers' })
+		await user.clear(pattern)
+		await user.type(pattern, 'A-{{YYYY}-{{counter:5}')
+		expect(within(form).getByText(/the exact number is shown once saved/)).toBeInTheDocument()
+		await user.click(screen.getByRole('button', { name: 'Save' }))
+		expect(await within(form).findByText('Next: A-2026-00007')).toBeInTheDocument()
+		expect(calls.find((call) => call.method === 'PATCH')?.body).toMatchObject({
+			numbering: { invoice: { pattern: 'A-{YYYY}-{counter:5}', reset: 'yearly' } },
+		})
+	})
+
+	test('a page policy that refuses to frame the PDF leaves it to open in a tab or download', async () => {
+		withProfile(makeProfile())
+		renderApp(routes, '/invoices/settings')
+		const frame = await screen.findByTitle('Modern design preview (PDF)')
+		expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute('download', 'invoice-modern.pdf')
+		// What Chrome dispatches when frame-src (or default-src) leaves blob: out.
+		document.dispatchEvent(Object.assign(new Event('securitypolicyviolation'), { effectiveDirective: 'frame-src' }))
+		await waitFor(() => expect(frame).not.toBeInTheDocument())
+		expect(screen.getByText(/open the Modern design in its own tab or download it/)).toBeInTheDocument()
+		expect(screen.getByRole('link', { name: 'Open the PDF' })).toHaveAttribute('href', 'blob:preview')
 	})
 
 	test('tax rate rows: added with a category explained, its reason asked where the category needs one, removed; checked before sending', async () => {
