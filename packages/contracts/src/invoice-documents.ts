@@ -28,6 +28,27 @@ export const invoiceClientSchema = z.object({
 })
 export type InvoiceClient = z.infer<typeof invoiceClientSchema>
 
+/**
+ * A client kept as a row of a clients database: its details are copied from the row's mapped
+ * properties when the draft is saved and again when it is finalized (then frozen).
+ */
+export const clientRowSchema = z.object({
+	databaseId: idSchema,
+	rowId: idSchema,
+	mapping: z.object({
+		name: idSchema,
+		email: idSchema.optional(),
+		taxId: idSchema.optional(),
+		/** A text property; each of its lines an address line. */
+		addressLines: idSchema.optional(),
+		postcode: idSchema.optional(),
+		city: idSchema.optional(),
+		/** A text or select holding a two-letter country code; without one the address is left out. */
+		country: idSchema.optional(),
+	}),
+})
+export type ClientRow = z.infer<typeof clientRowSchema>
+
 export const invoiceLineInputSchema = z.object({
 	description: text(1000).min(1, 'Describe the line.'),
 	/** A decimal string, up to 4 decimals; below zero only on credit notes. */
@@ -47,7 +68,9 @@ export type InvoiceLine = z.output<typeof invoiceLineSchema>
 const draftFields = z.object({
 	/** The settings profile it is billed from; the default profile when left out. */
 	profileId: idSchema,
+	/** Typed in; ignored when `clientRow` is given. */
 	client: invoiceClientSchema.nullable(),
+	clientRow: clientRowSchema.nullable(),
 	/** ISO 4217; the profile's currency when left out. */
 	currency: invoiceCurrencySchema,
 	/** Today when left out. */
@@ -87,6 +110,7 @@ export const invoiceSchema = z.object({
 	/** The invoice a credit note corrects. */
 	correctsId: z.string().nullable(),
 	client: invoiceClientSchema.nullable(),
+	clientRow: clientRowSchema.nullable(),
 	currency: z.string(),
 	issueDate: z.string(),
 	dueDate: z.string().nullable(),

@@ -113,6 +113,60 @@ describe('lines from rows', () => {
 	})
 })
 
+describe('a client from a row', () => {
+	test('copied from the mirror when saved and when finalized, then frozen; filtered by its row id', async () => {
+		const owner = await t.signUp()
+		const stranger = await t.signUp()
+		await profileFor(owner.token)
+		await profileFor(stranger.token)
+		const { byName } = await sample(t, owner.token)
+		const clients = byName.Clients as Database
+		const [row] = await t.db.select().from(workspaceRows).where(eq(workspaceRows.databaseId, clients.id)).limit(1)
+		const clientRow = {
+			databaseId: clients.id,
+			rowId: row?.id as string,
+			mapping: { name: idOf(clients, 'Name') as string, email: idOf(clients, 'Email') as string },
+		}
+		const rename = (name: string) =>
+			t.db
+				.update(workspaceRows)
+				.set({ values: { ...row?.values, [clientRow.mapping.name]: name } })
+				.where(eq(workspaceRows.id, clientRow.rowId))
+		await rename('Initech Ltd')
+		const rates = (await t.request('GET', '/dashboard/local_invoice/settings', { token: owner.token })).body[0].taxRates
+		const draft = await draftOf(owner.token, {
+			client: null,
+			clientRow,
+			lines: [{ description: 'Audit', quantity: '1', unitPrice: '10', taxRateId: rates[0].id }],
+		})
+		const read = await t.request('GET', `${base}/${draft.id}`, { token: owner.token })
+		expect(read.body.client).toMatchObject({ name: 'Initech Ltd', email: row?.values[clientRow.mapping.email] ?? null })
+		await rename('Initech Holdings Ltd')
+		const finalized = await t.request('POST', `${base}/${draft.id}/finalize`, { token: owner.token })
+		expect(finalized.body.client.name).toBe('Initech Holdings Ltd')
+		await rename('Someone Else')
+		expect((await t.request('GET', `${base}/${draft.id}`, { token: owner.token })).body.client.name).toBe(
+			'Initech Holdings Ltd',
+		)
+		const listed = await t.request('GET', `${base}?clientId=${clientRow.rowId}`, { token: owner.token })
+		expect(listed.body.invoices.map((one: { id: string }) => one.id)).toEqual([draft.id])
+
+		const foreign = await t.request('POST', base, { token: stranger.token, json: { clientRow } })
+		expect(foreign.status).toBe(400)
+		expect(fieldsOf(foreign)).toEqual(['clientRow.databaseId'])
+		const badRow = await t.request('POST', base, {
+			token: owner.token,
+			json: { clientRow: { ...clientRow, rowId: 'nope' } },
+		})
+		expect(fieldsOf(badRow)).toEqual(['clientRow.rowId'])
+		const badProperty = await t.request('POST', base, {
+			token: owner.token,
+			json: { clientRow: { ...clientRow, mapping: { name: 'nope' } } },
+		})
+		expect(fieldsOf(badProperty)).toEqual(['clientRow.mapping.name'])
+	})
+})
+
 describe('lines from time', () => {
 	test('unbilled time as hours × rate, marked billed on finalization and offered again when voided', async () => {
 		const team = await teamWithEveryRole(t)

@@ -27,7 +27,7 @@ export async function listInvoices(ctx: InvoicesCtx, query: ListQuery): Promise<
 	if (query.clientId) {
 		conditions.push(
 			or(
-				eq(invoiceDocuments.clientRowId, query.clientId),
+				sql`${invoiceDocuments.clientRow} ->> 'rowId' = ${query.clientId}`,
 				sql`${invoiceDocuments.client} ->> 'name' = ${query.clientId}`,
 			) as SQL,
 		)

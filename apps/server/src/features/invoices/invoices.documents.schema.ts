@@ -1,4 +1,4 @@
-import type { InvoiceClient, InvoiceLine, InvoiceStatus } from '@blocksmith/contracts/invoice-documents.ts'
+import type { ClientRow, InvoiceClient, InvoiceLine, InvoiceStatus } from '@blocksmith/contracts/invoice-documents.ts'
 import type { DocumentDiscount, DocumentTotals } from '@blocksmith/contracts/invoice-money.ts'
 import type { TaxRate } from '@blocksmith/contracts/invoices.ts'
 import { bigint, date, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
@@ -39,9 +39,8 @@ export const invoiceDocuments = pgTable(
 		status: text('status').$type<InvoiceStatus>().notNull(),
 		number: text('number'),
 		correctsId: text('corrects_id'),
-		/** The clients database row it was copied from, when it was. */
-		clientDatabaseId: text('client_database_id'),
-		clientRowId: text('client_row_id'),
+		/** The clients database row the client is copied from, when it is one. */
+		clientRow: jsonb('client_row').$type<ClientRow | null>(),
 		client: jsonb('client').$type<InvoiceClient | null>(),
 		currency: text('currency').notNull(),
 		issueDate: date('issue_date', { mode: 'string' }).notNull(),

@@ -27,6 +27,7 @@ import type { z } from 'zod'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import type { InvoicesCtx } from './invoices.deps.ts'
+import { clientFromRow } from './invoices.documents.clients.ts'
 import {
 	type BilledTime,
 	type DocumentRecord,
@@ -73,6 +74,7 @@ export function toInvoice(record: DocumentRecord, today: string): Invoice {
 		isOverdue: isOverdue(record, today),
 		correctsId: record.correctsId,
 		client: record.client,
+		clientRow: record.clientRow,
 		currency: record.currency,
 		issueDate: record.issueDate,
 		dueDate: record.dueDate,
@@ -184,7 +186,8 @@ export async function createInvoice(ctx: InvoicesCtx, input: CreateInput): Promi
 			profileId: profile.id,
 			kind: 'invoice',
 			status: 'draft',
-			client: input.client ?? null,
+			clientRow: input.clientRow ?? null,
+			client: input.clientRow ? await clientFromRow(ctx.db, ctx.orgId, input.clientRow) : (input.client ?? null),
 			...draft,
 			issueDate,
 			dueDate,
@@ -206,6 +209,15 @@ async function draftRecord(tx: Db, ctx: InvoicesCtx, id: string): Promise<Docume
 		throw new AppError('CONFLICT', { detail: documentRefusals.immutable })
 	}
 	return record
+}
+
+/** The client a change leaves: copied from the row when one is (still) named, else as sent. */
+async function clientChange(tx: Db, ctx: InvoicesCtx, input: UpdateInput, draft: DocumentRecord) {
+	const source = input.clientRow === undefined ? draft.clientRow : input.clientRow
+	if (source) {
+		return { client: await clientFromRow(tx, ctx.orgId, source) }
+	}
+	return input.client !== undefined ? { client: input.client } : {}
 }
 
 export async function updateInvoice(ctx: InvoicesCtx, id: string, input: UpdateInput): Promise<Invoice> {
@@ -231,7 +243,8 @@ export async function updateInvoice(ctx: InvoicesCtx, id: string, input: UpdateI
 			.set({
 				profileId,
 				...next,
-				...(input.client !== undefined ? { client: input.client } : {}),
+				...(input.clientRow !== undefined ? { clientRow: input.clientRow } : {}),
+				...(await clientChange(tx, ctx, input, draft)),
 				issueDate,
 				dueDate,
 				...(input.notes !== undefined ? { notes: input.notes } : {}),
@@ -295,7 +308,9 @@ export async function finalizeInvoice(ctx: InvoicesCtx, id: string): Promise<Inv
 		if (draft.status !== 'draft') {
 			throw new AppError('CONFLICT', { detail: documentRefusals.notDraft })
 		}
-		const problems = clientProblems(draft.client, draft.lines)
+		// The client as the row holds it now, frozen from here on.
+		const client = draft.clientRow ? await clientFromRow(tx, ctx.orgId, draft.clientRow) : draft.client
+		const problems = clientProblems(client, draft.lines)
 		if (problems.length > 0) {
 			throw invalid(problems)
 		}
@@ -316,6 +331,7 @@ export async function finalizeInvoice(ctx: InvoicesCtx, id: string): Promise<Inv
 			.set({
 				status: 'finalized',
 				number,
+				client,
 				totals,
 				totalMinor: totals.taxInclusiveAmount.minor,
 				taxRates: [...rates.values()],
