@@ -249,6 +249,14 @@ describe('invoice settings', () => {
 		expect(calls.every((call) => call.method === 'GET')).toBe(true)
 	})
 
+	test('with a profile, /invoices says the company is set up and leads to it', async () => {
+		withProfile(makeProfile())
+		const { user } = renderApp(routes, '/invoices')
+		await user.click(await screen.findByRole('link', { name: /Review your company/ }))
+		expect(await openForm()).toBeInTheDocument()
+		expect(screen.queryByText(/Set up your company/)).toBeNull()
+	})
+
 	test('with no profile, /invoices says invoices come next and leads an owner to set up the company, which is created', async () => {
 		const created = makeProfile({ id: 'prof2', name: 'Solo Studio', legalName: 'Solo Studio', taxRates: [] })
 		let profiles: InvoiceProfile[] = []

@@ -14,6 +14,8 @@ import { InvoicesLayout } from '../components/invoices-nav.tsx'
 export function InvoicesPage() {
 	const profiles = useQuery(profilesQuery)
 	const hasCompany = (profiles.data?.length ?? 0) > 0
+	// Until the profiles are read, nothing about the company: no "set up" flashing before "review".
+	const isKnown = profiles.isSuccess
 	return (
 		<InvoicesLayout title="Invoices" description="Invoices from your workspace rows and tracked time.">
 			<EmptyState
@@ -22,17 +24,21 @@ export function InvoicesPage() {
 				description={
 					<>
 						Writing invoices arrives next: from database rows or tracked time, numbered, sent as PDFs and paid online.{' '}
-						{hasCompany
-							? 'Your company is set up, so they will be ready to go.'
-							: 'You can already set up the company you bill from: its details, logo, tax rates and numbering.'}
+						{!isKnown
+							? null
+							: hasCompany
+								? 'Your company is set up, so they will be ready to go.'
+								: 'You can already set up the company you bill from: its details, logo, tax rates and numbering.'}
 					</>
 				}
 				action={
-					<Button asChild variant={hasCompany ? 'outline' : 'primary'}>
-						<Link to={paths.invoicesSettings}>
-							<Building2 aria-hidden /> {hasCompany ? 'Review your company' : 'Set up your company'}
-						</Link>
-					</Button>
+					isKnown ? (
+						<Button asChild variant={hasCompany ? 'outline' : 'primary'}>
+							<Link to={paths.invoicesSettings}>
+								<Building2 aria-hidden /> {hasCompany ? 'Review your company' : 'Set up your company'}
+							</Link>
+						</Button>
+					) : null
 				}
 			/>
 		</InvoicesLayout>
