@@ -8,13 +8,15 @@
 import { randomUUID } from 'node:crypto'
 import { parseDecimal } from '@blocksmith/contracts/invoice-decimal.ts'
 import type { CreditNoteInput, Invoice, InvoiceLine } from '@blocksmith/contracts/invoice-documents.ts'
-import type Big from 'big.js'
 import { and, eq } from 'drizzle-orm'
 import { AppError, found } from '#src/lib/errors.ts'
 import type { InvoicesCtx } from './invoices.deps.ts'
 import { invoiceDocuments } from './invoices.documents.schema.ts'
 import { documentRecord, invalid, moneyRates, toInvoice, totalsOf } from './invoices.documents.ts'
 import { dayOf, nextNumber } from './invoices.numbering.ts'
+
+/** An exact decimal of the money core (big.js, which only the contracts depend on). */
+type Big = NonNullable<ReturnType<typeof parseDecimal>>
 
 const quantityDecimals = 4
 

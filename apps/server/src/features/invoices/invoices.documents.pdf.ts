@@ -19,8 +19,8 @@ function termsText(days: number): string {
 	return days === 0 ? 'Payable on receipt.' : `Payable within ${days} days, without deduction.`
 }
 
-/** The document model of a stored invoice (exported for tests and the e-mail). */
-export async function invoiceDocumentOf(ctx: InvoicesCtx, id: string): Promise<InvoiceDocument> {
+/** The document model of a stored invoice. */
+async function invoiceDocumentOf(ctx: InvoicesCtx, id: string): Promise<InvoiceDocument> {
 	const record = await documentRecord(ctx.db, ctx.orgId, id)
 	let sender = record.sender
 	let rates = record.taxRates

@@ -41,7 +41,7 @@ import { resolveTaxRates, taxRatesOf } from './invoices.tax-rates.ts'
 type CreateInput = z.output<typeof createInvoiceSchema>
 type UpdateInput = z.output<typeof updateInvoiceSchema>
 
-export const documentRefusals = {
+const documentRefusals = {
 	immutable:
 		'This invoice is finalized and cannot change: its number and figures are issued. Issue a credit note to correct it.',
 	notDraft: 'Only a draft can be finalized.',
@@ -51,7 +51,7 @@ export function invalid(errors: FieldError[]): AppError {
 	return new AppError('VALIDATION_FAILED', { detail: errors[0]?.message, errors })
 }
 
-export function addDays(day: string, days: number): string {
+function addDays(day: string, days: number): string {
 	const date = new Date(`${day}T00:00:00Z`)
 	date.setUTCDate(date.getUTCDate() + days)
 	return date.toISOString().slice(0, 10)
