@@ -92,6 +92,7 @@ describe('headers and health', () => {
 		expect(csp).toContain("script-src 'self'")
 		expect(csp).toContain("frame-ancestors 'none'")
 		expect(csp).toContain("object-src 'none'")
+		expect(csp).toContain("frame-src 'self' blob:")
 		expect(response.headers.get('x-content-type-options')).toBe('nosniff')
 		expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
 	})

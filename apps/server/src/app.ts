@@ -433,6 +433,8 @@ function contentSecurityPolicy(config: Config): CspOptions {
 		imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
 		fontSrc: ["'self'", 'data:'],
 		objectSrc: ["'none'"],
+		// The invoice designs' preview: a PDF fetched with the bearer token, shown from a blob URL.
+		frameSrc: ["'self'", 'blob:'],
 		baseUri: ["'self'"],
 		formAction: ["'self'"],
 		frameAncestors: ["'none'"],
