@@ -1,3 +1,4 @@
+import { formatMoney } from '@blocksmith/contracts/invoice-currencies.ts'
 import { extractText } from 'unpdf'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
@@ -253,6 +254,11 @@ describe('rounding table', () => {
 			expect(read.body.totals).toEqual(body.totals)
 			const list = await t.request('GET', base, { token: s.token })
 			expect(list.body.invoices[0].totals).toEqual(body.totals)
+			// The PDF prints the same total, formatted in the profile's locale.
+			const pdf = await download(t, `${base}/${body.id}/pdf`, s.token)
+			const text = (await extractText(pdf.bytes.slice(), { mergePages: true })).text.replace(/\s+/g, ' ')
+			const total = formatMoney(body.total.minor, body.currency, 'en-GB').replace(/\s+/g, ' ')
+			expect(text).toContain(`Total ${total}`)
 		})
 	}
 })
@@ -370,6 +376,24 @@ describe('statuses and payments', () => {
 		expect(read.body).toMatchObject({ status: 'sent', paid: { minor: 0 }, paidAt: null })
 		const voided = await t.request('POST', `${base}/${body.id}/void`, { token: s.token })
 		expect(voided.body).toMatchObject({ status: 'void', isOverdue: false, number: 'INV-2020-0001' })
+	})
+
+	test('payments recorded at once never pay more than the total', async () => {
+		const s = await setUp()
+		const body = await draft(s, { lines: [line(s.rateIds[0] as string, '1', '100')] })
+		await t.request('POST', `${base}/${body.id}/finalize`, { token: s.token })
+		const results = await Promise.all(
+			Array.from({ length: 6 }, () =>
+				t.request('POST', `${base}/${body.id}/payments`, {
+					token: s.token,
+					json: { date: '2026-01-05', amount: '30.00', method: 'card' },
+				}),
+			),
+		)
+		// 119.00 due: three payments of 30.00 fit, a fourth would pay 120.00.
+		expect(results.map((result) => result.status).sort()).toEqual([201, 201, 201, 400, 400, 400])
+		const read = await t.request('GET', `${base}/${body.id}`, { token: s.token })
+		expect(read.body).toMatchObject({ status: 'partially_paid', paid: { minor: 9000 }, due: { minor: 2900 } })
 	})
 
 	test('the list filters by status, overdue, client, dates and currency, with totals per status', async () => {
