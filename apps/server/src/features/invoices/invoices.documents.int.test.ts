@@ -110,6 +110,26 @@ describe('drafts', () => {
 		expect(fieldsOf(noProfile)).toEqual(['profileId'])
 	})
 
+	test('a draft whose rate was retired is drawn as saved, and is told when changed or finalized', async () => {
+		const s = await setUp()
+		const [standard, reduced] = s.rateIds as [string, string]
+		const body = await draft(s, { lines: [line(reduced, '2', '10'), line(standard, '1', '5')] })
+		const profile = await t.request('GET', `/dashboard/local_invoice/settings/${s.profileId}`, { token: s.token })
+		const kept = profile.body.taxRates.filter((rate: { id: string }) => rate.id === standard)
+		const retired = await t.request('PATCH', `/dashboard/local_invoice/settings/${s.profileId}`, {
+			token: s.token,
+			json: { taxRates: kept },
+		})
+		expect(retired.status, JSON.stringify(retired.body)).toBe(200)
+		const pdf = await download(t, `${base}/${body.id}/pdf`, s.token)
+		expect(pdf.status).toBe(200)
+		expect((await extractText(pdf.bytes.slice(), { mergePages: true })).text).toContain('VAT 7 %')
+		const changed = await t.request('PATCH', `${base}/${body.id}`, { token: s.token, json: { notes: 'Thanks' } })
+		expect(fieldsOf(changed)).toEqual(['lines.0.taxRateId'])
+		const finalized = await t.request('POST', `${base}/${body.id}/finalize`, { token: s.token })
+		expect(fieldsOf(finalized)).toEqual(['lines.0.taxRateId'])
+	})
+
 	test('another organization’s invoice is a 404 for every route', async () => {
 		const s = await setUp()
 		const stranger = await setUp()

@@ -4,15 +4,15 @@
 // the amount paid, so the PDF reads what the list and the e-invoice read.
 
 import { minorToDecimal } from '@blocksmith/contracts/invoice-currencies.ts'
-import { and, eq } from 'drizzle-orm'
+import type { TaxRate } from '@blocksmith/contracts/invoices.ts'
+import { and, eq, inArray } from 'drizzle-orm'
 import { found } from '#src/lib/errors.ts'
 import type { InvoicesCtx } from './invoices.deps.ts'
 import { invoiceDocuments } from './invoices.documents.schema.ts'
 import { documentRecord, moneyRates, senderOf, totalsOf } from './invoices.documents.ts'
 import { renderInvoicePdf } from './invoices.pdf.ts'
 import type { InvoiceDocument } from './invoices.pdf-model.ts'
-import { invoiceProfiles } from './invoices.schema.ts'
-import { taxRatesOf } from './invoices.tax-rates.ts'
+import { invoiceProfiles, invoiceTaxRates } from './invoices.schema.ts'
 import { logoOf } from './invoices.templates.ts'
 
 function termsText(days: number): string {
@@ -30,7 +30,31 @@ async function invoiceDocumentOf(ctx: InvoicesCtx, id: string): Promise<InvoiceD
 			.from(invoiceProfiles)
 			.where(and(eq(invoiceProfiles.id, record.profileId), eq(invoiceProfiles.organizationId, ctx.orgId)))
 		sender = senderOf(found(profile))
-		rates = (await taxRatesOf(ctx.db, ctx.orgId, [record.profileId])).get(record.profileId) ?? []
+		// A draft's rates as they are now, retired ones too: a GET draws what is saved, and the
+		// draft is told about a retired rate when it is changed or finalized.
+		const ids = [...new Set(record.lines.map((line) => line.taxRateId))]
+		const rows =
+			ids.length === 0
+				? []
+				: await ctx.db
+						.select()
+						.from(invoiceTaxRates)
+						.where(
+							and(
+								eq(invoiceTaxRates.organizationId, ctx.orgId),
+								eq(invoiceTaxRates.profileId, record.profileId),
+								inArray(invoiceTaxRates.id, ids),
+							),
+						)
+		rates = rows.map((row) => ({
+			id: row.id,
+			name: row.name,
+			categoryCode: row.category as TaxRate['categoryCode'],
+			rate: row.rate,
+			exemptionReason: row.exemptionReason,
+			exemptionReasonCode: row.exemptionReasonCode,
+			isDefault: row.isDefault,
+		}))
 	}
 	let corrects: string | null = null
 	if (record.correctsId) {
