@@ -198,8 +198,13 @@ export async function finalizeWithTime(ctx: InvoicesCtx, time: TimeDeps, id: str
 		}
 		return await finalizeInvoice(ctx, id)
 	} catch (error) {
-		for (const databaseId of marked) {
-			await unmarkBilled(time, ctx.orgId, databaseId, null, draft.id)
+		// Given back only while it is still a draft: when a finalization running at the same
+		// time numbered it, the rows are that invoice's.
+		const now = await documentRecord(ctx.db, ctx.orgId, id)
+		if (now.status === 'draft') {
+			for (const databaseId of marked) {
+				await unmarkBilled(time, ctx.orgId, databaseId, null, draft.id)
+			}
 		}
 		throw error
 	}
