@@ -8,6 +8,7 @@ import {
 	hasRate,
 	signed,
 	unitCode,
+	vatIdsOf,
 } from './invoices.einvoice-fields.ts'
 import type { InvoiceDocument } from './invoices.pdf-model.ts'
 
@@ -95,6 +96,7 @@ export function ciiXml(document: InvoiceDocument): string {
 	const isCreditNote = document.kind === 'creditNote'
 	const amount = amountOf(document)
 	const sign = signed(document)
+	const vatIds = vatIdsOf(document)
 
 	const doc = create({ version: '1.0', encoding: 'UTF-8' }).ele(namespaces.rsm, 'rsm:CrossIndustryInvoice', {
 		'xmlns:ram': namespaces.ram,
@@ -160,13 +162,13 @@ export function ciiXml(document: InvoiceDocument): string {
 		name: profile.legalName,
 		email: profile.email,
 		address: profile.address,
-		vatId: profile.taxIds.vatId,
+		vatId: vatIds.seller,
 	})
 	party(agreement, 'ram:BuyerTradeParty', {
 		name: client.name,
 		email: client.email,
 		address: client.address,
-		vatId: client.taxId,
+		vatId: vatIds.buyer,
 	})
 	transaction.ele('ram:ApplicableHeaderTradeDelivery')
 

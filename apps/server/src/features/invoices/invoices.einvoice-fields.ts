@@ -108,6 +108,17 @@ export function hasRate(categoryCode: string): boolean {
 	return categoryCode !== 'O'
 }
 
+/**
+ * The seller's and the buyer's VAT identifiers as the XML may carry them: none on an invoice
+ * not subject to VAT (category O, BR-O-02), which may have no other category (BR-O-11).
+ */
+export function vatIdsOf(document: InvoiceDocument): { seller: string | null; buyer: string | null } {
+	if (document.totals.vatBreakdown.some((group) => group.categoryCode === 'O')) {
+		return { seller: null, buyer: null }
+	}
+	return { seller: document.profile.taxIds.vatId, buyer: document.client.taxId }
+}
+
 /** The exemption reason (BT-120) and its VATEX code (BT-121) of a breakdown's rates. */
 export function exemptionOf(document: InvoiceDocument, group: VatBreakdown) {
 	const rates = document.taxRates.filter((rate) => group.taxRateIds.includes(rate.id))

@@ -9,6 +9,7 @@ import {
 	peppolProfileId,
 	signed,
 	unitCode,
+	vatIdsOf,
 } from './invoices.einvoice-fields.ts'
 import type { InvoiceDocument } from './invoices.pdf-model.ts'
 
@@ -90,6 +91,7 @@ export function ublXml(document: InvoiceDocument): string {
 	const currencyID = totals.currency
 	const amount = amountOf(document)
 	const sign = signed(document)
+	const vatIds = vatIdsOf(document)
 	const money = (parent: Node, name: string, value: string) => parent.ele(name, { currencyID }).txt(value)
 
 	const doc = create({ version: '1.0', encoding: 'UTF-8' }).ele(namespaces[root], root, {
@@ -115,13 +117,13 @@ export function ublXml(document: InvoiceDocument): string {
 		name: profile.legalName,
 		email: profile.email,
 		address: profile.address,
-		vatId: profile.taxIds.vatId,
+		vatId: vatIds.seller,
 	})
 	party(doc, 'cac:AccountingCustomerParty', {
 		name: client.name,
 		email: client.email,
 		address: client.address,
-		vatId: client.taxId,
+		vatId: vatIds.buyer,
 	})
 
 	// BG-16: the seller's account to pay an invoice into (58: SEPA credit transfer).

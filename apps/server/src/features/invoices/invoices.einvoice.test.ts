@@ -135,15 +135,16 @@ const cases: Case[] = [
 		known: { lineNets: '100.00', vat: '0.00', total: '0.00', due: '0.00' },
 	},
 	{
-		name: 'exempt, reverse-charge and out-of-scope lines beside a standard one',
+		name: 'exempt and reverse-charge lines beside a standard one',
 		currency: 'EUR',
-		lines: [
-			line('1', '250.00', 'r19'),
-			line('1', '80.00', 'r0'),
-			line('4', '120.00', 'rAE', { unit: 'h' }),
-			line('1', '15.00', 'rO'),
-		],
-		known: { lineNets: '825.00', vat: '47.50', total: '872.50', due: '872.50' },
+		lines: [line('1', '250.00', 'r19'), line('1', '80.00', 'r0'), line('4', '120.00', 'rAE', { unit: 'h' })],
+		known: { lineNets: '810.00', vat: '47.50', total: '857.50', due: '857.50' },
+	},
+	{
+		name: 'not subject to VAT (O), on its own and without VAT ids',
+		currency: 'EUR',
+		lines: [line('1', '15.00', 'rO')],
+		known: { lineNets: '15.00', vat: '0.00', total: '15.00', due: '15.00' },
 	},
 	{
 		name: 'JPY, no decimals',
@@ -331,28 +332,38 @@ describe('e-invoices from the rounding table', () => {
 
 	test.each(syntaxes)('%s: exemption reasons and codes per VAT category; O carries no rate', (syntax) => {
 		const xml = xmlOf(documentOf(cases[5] as Case), syntax)
+		const outOfScope = xmlOf(documentOf(cases[6] as Case), syntax)
+		// BR-O-02: an invoice not subject to VAT names no VAT identifier.
+		expect(outOfScope).not.toContain('DE123456789')
+		expect(outOfScope).not.toContain('PL5260250274')
 		if (syntax === 'ubl') {
 			expect(xml).toContain('<cbc:TaxExemptionReasonCode>VATEX-EU-AE</cbc:TaxExemptionReasonCode>')
 			expect(xml).toContain('<cbc:TaxExemptionReason>Exempt medical service</cbc:TaxExemptionReason>')
-			expect(xml).toMatch(/<cbc:ID>O<\/cbc:ID>\s*<cbc:TaxExemptionReason>/)
+			expect(outOfScope).toMatch(/<cbc:ID>O<\/cbc:ID>\s*<cbc:TaxExemptionReason>/)
 		} else {
 			expect(xml).toContain('<ram:ExemptionReasonCode>VATEX-EU-AE</ram:ExemptionReasonCode>')
 			expect(xml).toContain('<ram:ExemptionReason>Exempt medical service</ram:ExemptionReason>')
-			expect(xml).toMatch(/<ram:CategoryCode>O<\/ram:CategoryCode>\s*<\/ram:ApplicableTradeTax>/)
+			expect(outOfScope).toMatch(/<ram:CategoryCode>O<\/ram:CategoryCode>\s*<\/ram:ApplicableTradeTax>/)
 		}
 	})
 
-	test.each(syntaxes)('%s: a draft, a BHD invoice and a client without address are refused by field', (syntax) => {
-		const draft = { ...documentOf(cases[0] as Case), number: null }
-		expect(eInvoiceXml(draft, syntax)).toMatchObject({ ok: false, errors: [{ field: 'number' }] })
-		// EN 16931 allows 2 decimals in amounts (BR-DEC); BHD has 3, which we do not round again.
-		const bhd = documentOf({ currency: 'BHD', lines: [line('2', '12.345', 'r10')] })
-		expect(bhd.totals.taxInclusiveAmount.decimal).toBe('27.159')
-		expect(eInvoiceXml(bhd, syntax)).toMatchObject({ ok: false, errors: [{ field: 'currency' }] })
-		const nowhere = documentOf(cases[0] as Case)
-		nowhere.client = { ...nowhere.client, address: null }
-		expect(eInvoiceXml(nowhere, syntax)).toMatchObject({ ok: false, errors: [{ field: 'client.address' }] })
-	})
+	test.each(syntaxes)(
+		'%s: a draft, a BHD invoice, O mixed with other rates and a client without address are refused by field',
+		(syntax) => {
+			const draft = { ...documentOf(cases[0] as Case), number: null }
+			expect(eInvoiceXml(draft, syntax)).toMatchObject({ ok: false, errors: [{ field: 'number' }] })
+			// EN 16931 allows 2 decimals in amounts (BR-DEC); BHD has 3, which we do not round again.
+			const bhd = documentOf({ currency: 'BHD', lines: [line('2', '12.345', 'r10')] })
+			expect(bhd.totals.taxInclusiveAmount.decimal).toBe('27.159')
+			expect(eInvoiceXml(bhd, syntax)).toMatchObject({ ok: false, errors: [{ field: 'currency' }] })
+			// BR-O-11: lines not subject to VAT cannot share an invoice with other VAT categories.
+			const mixed = documentOf({ currency: 'EUR', lines: [line('1', '10.00', 'r19'), line('1', '15.00', 'rO')] })
+			expect(eInvoiceXml(mixed, syntax)).toMatchObject({ ok: false, errors: [{ field: 'lines' }] })
+			const nowhere = documentOf(cases[0] as Case)
+			nowhere.client = { ...nowhere.client, address: null }
+			expect(eInvoiceXml(nowhere, syntax)).toMatchObject({ ok: false, errors: [{ field: 'client.address' }] })
+		},
+	)
 })
 
 describe('the rules catch what they name', () => {

@@ -36,6 +36,14 @@ function problemsOf(document: InvoiceDocument): FieldError[] {
 	if (!document.client.address) {
 		errors.push({ field: 'client.address', message: "An e-invoice needs the client's address with its country." })
 	}
+	// BR-O-11/12: an invoice with lines not subject to VAT (O) has no other VAT category.
+	const categories = new Set(document.totals.vatBreakdown.map((group) => group.categoryCode))
+	if (categories.has('O') && categories.size > 1) {
+		errors.push({
+			field: 'lines',
+			message: 'EN 16931: lines not subject to VAT (category O) need an invoice of their own, without other VAT rates.',
+		})
+	}
 	if (document.lines.length === 0) {
 		errors.push({ field: 'lines', message: 'An e-invoice needs at least one line.' })
 	}
