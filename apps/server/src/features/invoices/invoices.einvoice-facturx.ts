@@ -1,5 +1,5 @@
 import { type EInvoiceResult, eInvoiceXml } from './invoices.einvoice.ts'
-import { renderInvoicePdf } from './invoices.pdf.ts'
+import { type PdfExtras, renderInvoicePdf } from './invoices.pdf.ts'
 import type { InvoiceDocument } from './invoices.pdf-model.ts'
 
 // Factur-X 1.0 / ZUGFeRD 2.x: the invoice's PDF, drawn exactly as invoices.pdf.ts draws it, as
@@ -55,6 +55,28 @@ function facturXMetadata(): string {
 		</rdf:Description>`
 }
 
+const xmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }
+
+/**
+ * pdfkit copies the title and author into the XMP as they are, so "Smith & Sons" would make the
+ * metadata invalid XML, and the file no PDF/A. The document information dictionary is written
+ * first (with the text as it is); after it, and before the XMP, pdfkit calls endSubset: from
+ * there the XMP reads escaped copies. Both then say the same once the XML is read.
+ */
+function escapeXmpInfo(doc: Parameters<NonNullable<PdfExtras['beforeEnd']>>[0]): void {
+	const internals = doc as unknown as { endSubset: () => void; info: Record<string, unknown> }
+	const endSubset = internals.endSubset.bind(doc)
+	internals.endSubset = () => {
+		endSubset()
+		internals.info = Object.fromEntries(
+			Object.entries(internals.info).map(([key, value]) => [
+				key,
+				typeof value === 'string' ? value.replace(/[&<>"]/g, (char) => xmlEscapes[char] ?? char) : value,
+			]),
+		)
+	}
+}
+
 export type FacturXResult = { ok: true; pdf: Buffer; xml: string } | Extract<EInvoiceResult, { ok: false }>
 
 /** The invoice as a Factur-X PDF (PDF/A-3b, CII XML attached); the same field errors as the XML. */
@@ -81,6 +103,7 @@ export async function renderFacturXPdf(document: InvoiceDocument, now = new Date
 				}
 				doc.file(Buffer.from(xml, 'utf8'), attachment)
 				doc.appendXML(facturXMetadata())
+				escapeXmpInfo(doc)
 			},
 		},
 	)

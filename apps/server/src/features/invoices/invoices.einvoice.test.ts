@@ -53,6 +53,9 @@ function embeddedFile(pdf: Buffer): string {
 	return inflateSync(pdf.subarray(start, end)).toString('utf8')
 }
 
+/** A schema that declares nothing: xmllint still parses the document and reports malformed XML. */
+const anySchema = '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>'
+
 const rates = [
 	{ id: 'r19', name: 'VAT 19 %', rate: '19', categoryCode: 'S' as const, exemptionReason: null },
 	{ id: 'r7', name: 'VAT 7 %', rate: '7', categoryCode: 'S' as const, exemptionReason: null },
@@ -468,6 +471,26 @@ describe('Factur-X', () => {
 		// The page is the same invoice as the XML.
 		const { text } = await extractText(new Uint8Array(pdf), { mergePages: true })
 		expect(text.replace(/\s+/g, ' ')).toContain('Amount due €1,054.95')
+	})
+
+	test('a legal name with & and < is escaped in the XMP, as it is in the document information', async () => {
+		const document = documentOf(cases[0] as Case)
+		document.profile = { ...document.profile, legalName: 'Smith & Sons <Tools>' }
+		const result = await renderFacturXPdf(document)
+		if (!result.ok) {
+			throw new Error(JSON.stringify(result.errors))
+		}
+		const raw = result.pdf.toString('latin1')
+		const xmp = raw.slice(raw.indexOf('<x:xmpmeta'), raw.indexOf('</x:xmpmeta>') + '</x:xmpmeta>'.length)
+		expect(xmp).toContain('<rdf:li>Smith &amp; Sons &lt;Tools&gt;</rdf:li>')
+		expect(xmp).not.toContain('Smith & Sons')
+		expect(raw).toContain('(Smith & Sons <Tools>)')
+		// The XMP is well-formed XML (xmllint reads it; no schema needed for that).
+		const parsed = await validateXML({
+			xml: [{ fileName: 'xmp.xml', contents: xmp }],
+			schema: [{ fileName: 'any.xsd', contents: anySchema }],
+		})
+		expect(parsed.errors.filter((error) => !/No matching global declaration/.test(error.rawMessage))).toEqual([])
 	})
 
 	test('a draft gets the XML’s field errors, not a PDF', async () => {
