@@ -6,6 +6,7 @@ import {
 	en16931Id,
 	exemptionOf,
 	hasRate,
+	registrationIdOf,
 	signed,
 	unitCode,
 	vatIdsOf,
@@ -43,12 +44,17 @@ type Party = {
 	email: string | null
 	address: { lines: string[]; postcode: string; city: string; country: string } | null
 	vatId: string | null
+	/** BT-30, the seller's legal registration identifier. */
+	registrationId?: string | null
 }
 
 /** BG-4 seller / BG-7 buyer. */
 function party(parent: Node, role: 'ram:SellerTradeParty' | 'ram:BuyerTradeParty', who: Party) {
 	const node = parent.ele(role)
 	add(node, 'ram:Name', who.name)
+	if (who.registrationId) {
+		node.ele('ram:SpecifiedLegalOrganization').ele('ram:ID').txt(who.registrationId)
+	}
 	if (who.address) {
 		const address = node.ele('ram:PostalTradeAddress')
 		const [first, second, ...rest] = who.address.lines
@@ -163,6 +169,7 @@ export function ciiXml(document: InvoiceDocument): string {
 		email: profile.email,
 		address: profile.address,
 		vatId: vatIds.seller,
+		registrationId: registrationIdOf(document),
 	})
 	party(agreement, 'ram:BuyerTradeParty', {
 		name: client.name,

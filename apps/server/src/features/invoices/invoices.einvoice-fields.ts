@@ -119,6 +119,14 @@ export function vatIdsOf(document: InvoiceDocument): { seller: string | null; bu
 	return { seller: document.profile.taxIds.vatId, buyer: document.client.taxId }
 }
 
+/**
+ * BT-30, the seller's legal registration identifier: the first of the profile's other
+ * registrations (the settings offer them for a company register number or a SIRET).
+ */
+export function registrationIdOf(document: InvoiceDocument): string | null {
+	return document.profile.taxIds.other[0]?.value ?? null
+}
+
 /** The exemption reason (BT-120) and its VATEX code (BT-121) of a breakdown's rates. */
 export function exemptionOf(document: InvoiceDocument, group: VatBreakdown) {
 	const rates = document.taxRates.filter((rate) => group.taxRateIds.includes(rate.id))

@@ -7,6 +7,7 @@ import {
 	hasRate,
 	peppolCustomizationId,
 	peppolProfileId,
+	registrationIdOf,
 	signed,
 	unitCode,
 	vatIdsOf,
@@ -43,6 +44,8 @@ type Party = {
 	email: string | null
 	address: { lines: string[]; postcode: string; city: string; country: string } | null
 	vatId: string | null
+	/** BT-30, the seller's legal registration identifier. */
+	registrationId?: string | null
 }
 
 /** BG-4 seller / BG-7 buyer. */
@@ -67,7 +70,9 @@ function party(parent: Node, role: 'cac:AccountingSupplierParty' | 'cac:Accounti
 		tax.ele('cbc:CompanyID').txt(who.vatId)
 		vatScheme(tax)
 	}
-	node.ele('cac:PartyLegalEntity').ele('cbc:RegistrationName').txt(who.name)
+	const legal = node.ele('cac:PartyLegalEntity')
+	legal.ele('cbc:RegistrationName').txt(who.name)
+	add(legal, 'cbc:CompanyID', who.registrationId)
 	if (who.email) {
 		node.ele('cac:Contact').ele('cbc:ElectronicMail').txt(who.email)
 	}
@@ -118,6 +123,7 @@ export function ublXml(document: InvoiceDocument): string {
 		email: profile.email,
 		address: profile.address,
 		vatId: vatIds.seller,
+		registrationId: registrationIdOf(document),
 	})
 	party(doc, 'cac:AccountingCustomerParty', {
 		name: client.name,

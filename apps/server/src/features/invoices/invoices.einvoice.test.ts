@@ -168,7 +168,7 @@ const cases: Case[] = [
 const profile: InvoiceDocument['profile'] = {
 	legalName: 'Acme Tools GmbH',
 	address: { lines: ['Hauptstraße 1', 'Hinterhaus'], postcode: '10115', city: 'Berlin', country: 'DE' },
-	taxIds: { vatId: 'DE123456789', other: [] },
+	taxIds: { vatId: 'DE123456789', other: [{ label: 'Register', value: 'HRB 12345 B' }] },
 	email: 'billing@acme.example',
 	bank: { kind: 'iban', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', accountHolder: null },
 	notes: 'Thank you & see you soon.',
@@ -307,6 +307,9 @@ describe('e-invoices from the rounding table', () => {
 			expect(invoice).toContain(text)
 		}
 		expect(invoice).toContain('DE89370400440532013000')
+		expect(invoice).toContain(
+			syntax === 'ubl' ? '<cbc:CompanyID>HRB 12345 B</cbc:CompanyID>' : '<ram:SpecifiedLegalOrganization>',
+		)
 		expect(invoice).toContain('Item 1 &lt;special &amp; "quoted"&gt;')
 		if (syntax === 'ubl') {
 			expect(invoice).toContain(
@@ -362,6 +365,13 @@ describe('e-invoices from the rounding table', () => {
 			// BR-O-11: lines not subject to VAT cannot share an invoice with other VAT categories.
 			const mixed = documentOf({ currency: 'EUR', lines: [line('1', '10.00', 'r19'), line('1', '15.00', 'rO')] })
 			expect(eInvoiceXml(mixed, syntax)).toMatchObject({ ok: false, errors: [{ field: 'lines' }] })
+			// BR-CO-26: without a VAT id (BR-O-02) the seller needs its registration number.
+			const unregistered = documentOf(cases[6] as Case)
+			unregistered.profile = { ...unregistered.profile, taxIds: { vatId: 'DE123456789', other: [] } }
+			expect(eInvoiceXml(unregistered, syntax)).toMatchObject({
+				ok: false,
+				errors: [{ field: 'profile.taxIds.other' }],
+			})
 			const nowhere = documentOf(cases[0] as Case)
 			nowhere.client = { ...nowhere.client, address: null }
 			expect(eInvoiceXml(nowhere, syntax)).toMatchObject({ ok: false, errors: [{ field: 'client.address' }] })

@@ -44,6 +44,15 @@ function problemsOf(document: InvoiceDocument): FieldError[] {
 			message: 'EN 16931: lines not subject to VAT (category O) need an invoice of their own, without other VAT rates.',
 		})
 	}
+	// BR-CO-26: the seller is identified by its VAT id or its registration; an invoice not
+	// subject to VAT may not carry the VAT id (BR-O-02), so it needs the registration.
+	if (categories.has('O') && document.profile.taxIds.other.length === 0) {
+		errors.push({
+			field: 'profile.taxIds.other',
+			message:
+				'An e-invoice not subject to VAT needs the company’s registration number (BR-CO-26): add it in the settings.',
+		})
+	}
 	if (document.lines.length === 0) {
 		errors.push({ field: 'lines', message: 'An e-invoice needs at least one line.' })
 	}
