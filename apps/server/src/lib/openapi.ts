@@ -1,5 +1,5 @@
 import { problemSchema } from '@blocksmith/contracts/errors.ts'
-import { OpenAPIHono } from '@hono/zod-openapi'
+import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi'
 import type { Env } from 'hono'
 import type { z } from 'zod'
 import { AppError, validationError } from './errors.ts'
@@ -45,3 +45,20 @@ export const commonProblems = {
 	404: problemResponse('Not found in your organization'),
 	429: problemResponse('Rate limited'),
 } as const
+
+/** A route as a module states it: only what differs from the module's other routes. */
+export type RouteSpec = Omit<RouteConfig, 'path' | 'tags' | 'security'> & { path: string }
+
+/**
+ * A members' route under `base` (e.g. `/dashboard/local_time`): bearer auth, the module's tag,
+ * and the 401 every one of them can answer.
+ */
+export function bearerRoute<R extends RouteSpec>(base: string, tag: string, spec: R) {
+	return createRoute({
+		...spec,
+		path: `${base}${spec.path}`,
+		tags: [tag],
+		security: [{ bearer: [] }],
+		responses: { 401: commonProblems[401], ...spec.responses },
+	})
+}

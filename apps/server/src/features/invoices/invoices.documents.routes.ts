@@ -17,11 +17,19 @@ import {
 	updateInvoiceSchema,
 } from '@blocksmith/contracts/invoice-documents.ts'
 import { type WorkspaceTool, workspaceToolSchema } from '@blocksmith/contracts/workspaces.ts'
-import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
 import { type MemberEnv, requireMember, requireSession, type SessionEnv } from '#src/core/auth/auth.middleware.ts'
 import type { Auth } from '#src/core/auth/auth.ts'
-import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
+import {
+	bearerRoute,
+	commonProblems,
+	createRouter,
+	jsonBody,
+	jsonResponse,
+	problemResponse,
+	type RouteSpec,
+} from '#src/lib/openapi.ts'
 import type { InvoicesCtx, InvoicesDeps } from './invoices.deps.ts'
 import { createCreditNote } from './invoices.documents.credit-notes.ts'
 import {
@@ -41,16 +49,8 @@ const paymentParams = z.object({ id: idSchema, paymentId: idSchema })
 const { 400: bad, 404: notFound } = commonProblems
 const conflict = problemResponse('The invoice is in a state that does not allow it (finalized, void, a draft)')
 
-type RouteSpec = Omit<RouteConfig, 'path' | 'tags' | 'security'> & { path: string }
-
 function invoiceRoute<R extends RouteSpec>(tool: WorkspaceTool, spec: R) {
-	return createRoute({
-		...spec,
-		path: `/dashboard/${tool}_invoice/invoices${spec.path}`,
-		tags: ['Invoices'],
-		security: [{ bearer: [] }],
-		responses: { 401: commonProblems[401], ...spec.responses },
-	})
+	return bearerRoute(`/dashboard/${tool}_invoice/invoices`, 'Invoices', spec)
 }
 
 function action(tool: WorkspaceTool, path: string, summary: string) {

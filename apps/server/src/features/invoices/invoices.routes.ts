@@ -9,11 +9,19 @@ import {
 	updateInvoiceProfileSchema,
 } from '@blocksmith/contracts/invoices.ts'
 import { type WorkspaceTool, workspaceToolSchema } from '@blocksmith/contracts/workspaces.ts'
-import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/auth.middleware.ts'
 import type { Auth } from '#src/core/auth/auth.ts'
-import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
+import {
+	bearerRoute,
+	commonProblems,
+	createRouter,
+	jsonBody,
+	jsonResponse,
+	problemResponse,
+	type RouteSpec,
+} from '#src/lib/openapi.ts'
 import type { InvoicesCtx, InvoicesDeps } from './invoices.deps.ts'
 import { createProfile, deleteProfile, getProfile, listProfiles, updateProfile } from './invoices.service.ts'
 
@@ -21,17 +29,8 @@ const idParams = z.object({ id: idSchema })
 const { 400: bad, 404: notFound } = commonProblems
 const forbidden = problemResponse('Only owners and admins change invoice settings')
 
-type RouteSpec = Omit<RouteConfig, 'path' | 'tags' | 'security'> & { path: string }
-
-/** A members' route of one tool: bearer auth, the Invoices tag, and the 401 every one can answer. */
 function invoiceRoute<R extends RouteSpec>(tool: WorkspaceTool, spec: R) {
-	return createRoute({
-		...spec,
-		path: `/dashboard/${tool}_invoice${spec.path}`,
-		tags: ['Invoices'],
-		security: [{ bearer: [] }],
-		responses: { 401: commonProblems[401], ...spec.responses },
-	})
+	return bearerRoute(`/dashboard/${tool}_invoice`, 'Invoices', spec)
 }
 
 function routesFor(tool: WorkspaceTool) {

@@ -13,11 +13,19 @@ import {
 	updateTimeViewSchema,
 } from '@blocksmith/contracts/time-reports.ts'
 import { type WorkspaceTool, workspaceToolSchema } from '@blocksmith/contracts/workspaces.ts'
-import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
 import { type MemberEnv, requireMember, requireSession, type SessionEnv } from '#src/core/auth/auth.middleware.ts'
 import type { Auth } from '#src/core/auth/auth.ts'
-import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
+import {
+	bearerRoute,
+	commonProblems,
+	createRouter,
+	jsonBody,
+	jsonResponse,
+	problemResponse,
+	type RouteSpec,
+} from '#src/lib/openapi.ts'
 import type { TimeCtx, TimeDeps } from './time.deps.ts'
 import { getRates, saveRates } from './time.rates.ts'
 import { viewAnalytics, viewSeries } from './time.reports.ts'
@@ -27,16 +35,8 @@ const idParams = z.object({ id: idSchema })
 const { 400: bad, 404: notFound } = commonProblems
 const listQuery = z.object({ databaseId: idSchema.optional() })
 
-type RouteSpec = Omit<RouteConfig, 'path' | 'tags' | 'security'> & { path: string }
-
 function reportRoute<R extends RouteSpec>(tool: WorkspaceTool, spec: R) {
-	return createRoute({
-		...spec,
-		path: `/dashboard/${tool}_time${spec.path}`,
-		tags: ['Time reports'],
-		security: [{ bearer: [] }],
-		responses: { 401: commonProblems[401], ...spec.responses },
-	})
+	return bearerRoute(`/dashboard/${tool}_time`, 'Time reports', spec)
 }
 
 const intervals = { daily: 'day', weekly: 'week', monthly: 'month' } as const

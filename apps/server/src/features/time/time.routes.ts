@@ -21,11 +21,19 @@ import {
 	updateEntrySchema,
 } from '@blocksmith/contracts/time.ts'
 import { type WorkspaceTool, workspaceToolSchema } from '@blocksmith/contracts/workspaces.ts'
-import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
+import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/auth.middleware.ts'
 import type { Auth } from '#src/core/auth/auth.ts'
-import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
+import {
+	bearerRoute,
+	commonProblems,
+	createRouter,
+	jsonBody,
+	jsonResponse,
+	problemResponse,
+	type RouteSpec,
+} from '#src/lib/openapi.ts'
 import { deleteEntry, restoreEntry } from './time.delete.ts'
 import type { TimeCtx, TimeDeps } from './time.deps.ts'
 import { createEntry, listEntries, updateEntry } from './time.entries.ts'
@@ -37,17 +45,8 @@ const idParams = z.object({ id: idSchema })
 const { 400: bad, 404: notFound } = commonProblems
 const running = problemResponse('A timer is already running, or the database changed since it was mapped')
 
-type RouteSpec = Omit<RouteConfig, 'path' | 'tags' | 'security'> & { path: string }
-
-/** A members' route of one tool: bearer auth, the Time tag, and the 401 every one can answer. */
 function timeRoute<R extends RouteSpec>(tool: WorkspaceTool, spec: R) {
-	return createRoute({
-		...spec,
-		path: `/dashboard/${tool}_time${spec.path}`,
-		tags: ['Time tracking'],
-		security: [{ bearer: [] }],
-		responses: { 401: commonProblems[401], ...spec.responses },
-	})
+	return bearerRoute(`/dashboard/${tool}_time`, 'Time tracking', spec)
 }
 
 function routesFor(tool: WorkspaceTool) {

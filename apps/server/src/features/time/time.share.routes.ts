@@ -13,11 +13,19 @@ import {
 	unbilledTimeSchema,
 } from '@blocksmith/contracts/time-reports.ts'
 import { type WorkspaceTool, workspaceToolSchema } from '@blocksmith/contracts/workspaces.ts'
-import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
+import { createRoute, z } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler } from 'hono'
 import { type MemberEnv, requireMember, requireSession, type SessionEnv } from '#src/core/auth/auth.middleware.ts'
 import type { Auth } from '#src/core/auth/auth.ts'
-import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
+import {
+	bearerRoute,
+	commonProblems,
+	createRouter,
+	jsonBody,
+	jsonResponse,
+	problemResponse,
+	type RouteSpec,
+} from '#src/lib/openapi.ts'
 import type { TimeCtx, TimeDeps } from './time.deps.ts'
 import { type ExportFile, exportLimits, exportView } from './time.export.ts'
 import { unbilledTime } from './time.public.ts'
@@ -42,16 +50,8 @@ const file = (types: string[], description: string) => ({
 })
 const fileTypes = ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/pdf']
 
-type RouteSpec = Omit<RouteConfig, 'path' | 'tags' | 'security'> & { path: string }
-
 function viewRoute<R extends RouteSpec>(tool: WorkspaceTool, spec: R) {
-	return createRoute({
-		...spec,
-		path: `/dashboard/${tool}_time/views/{id}${spec.path}`,
-		tags: ['Time tracking'],
-		security: [{ bearer: [] }],
-		responses: { 401: commonProblems[401], ...spec.responses },
-	})
+	return bearerRoute(`/dashboard/${tool}_time/views/{id}`, 'Time tracking', spec)
 }
 
 function routesFor(tool: WorkspaceTool) {
