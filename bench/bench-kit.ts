@@ -13,6 +13,7 @@ import path from 'node:path'
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { type Database, openDatabase } from '../apps/server/src/db/client.ts'
 
 /** The repository's root: where git is asked about the commit and report paths are printed from. */
 const repoRoot = path.resolve(import.meta.dirname, '..')
@@ -517,4 +518,30 @@ export async function startCeilingServer(
 		env: { ...env, PORT: String(port) },
 		readyUrl: `http://127.0.0.1:${port}/readyz`,
 	})
+}
+
+/** `measure` on a fresh PGlite data folder, removed afterwards (also on Ctrl-C). */
+export async function onScratchPglite<T>(measure: (database: Database) => Promise<T>): Promise<T> {
+	const dataDir = scratchFolder()
+	const database = await openDatabase({ dataDir: dataDir.dir })
+	const close = onCleanup(() => database.close())
+	try {
+		return await measure(database)
+	} finally {
+		await close()
+		await dataDir.remove()
+	}
+}
+
+/** `measure` on a throw-away PostgreSQL database, dropped afterwards (also on Ctrl-C). */
+export async function onScratchPostgres<T>(adminUrl: string, measure: (database: Database) => Promise<T>): Promise<T> {
+	const scratch = await createThrowAwayDatabase(adminUrl)
+	const database = await openDatabase({ dataDir: os.tmpdir(), databaseUrl: scratch.url })
+	const close = onCleanup(() => database.close())
+	try {
+		return await measure(database)
+	} finally {
+		await close()
+		await scratch.drop()
+	}
 }

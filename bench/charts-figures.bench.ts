@@ -8,7 +8,7 @@
 import os from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { type ChartConfig, chartConfigSchema } from '@blocksmith/contracts/charts.ts'
-import { type Database, openDatabase } from '../apps/server/src/db/client.ts'
+import type { Database } from '../apps/server/src/db/client.ts'
 import { computeFigures } from '../apps/server/src/features/charts/charts.figures.ts'
 import { chartFiguresOf } from '../apps/server/src/features/charts/charts.output.ts'
 import { buildProjection } from '../apps/server/src/features/charts/charts.projection.ts'
@@ -17,16 +17,15 @@ import { createLogger } from '../apps/server/src/lib/logger.ts'
 import { workspaceDatabases } from '../apps/server/src/workspaces/workspaces.schema.ts'
 import {
 	aboutRun,
-	createThrowAwayDatabase,
 	findPostgres,
-	onCleanup,
+	onScratchPglite,
+	onScratchPostgres,
 	positiveIntegerFromEnv,
 	printAligned,
 	progress,
 	type RunStart,
 	round,
 	runBenchmark,
-	scratchFolder,
 	writeResults,
 } from './bench-kit.ts'
 import { ids, type Sql, seedMirror } from './mirror-seed.ts'
@@ -126,28 +125,12 @@ async function main(start: RunStart): Promise<number> {
 	return 0
 }
 
-async function onPglite(rows: number): Promise<EngineResult> {
-	const dataDir = scratchFolder()
-	const database = await openDatabase({ dataDir: dataDir.dir })
-	const close = onCleanup(() => database.close())
-	try {
-		return await measure('PGlite', database, rows)
-	} finally {
-		await close()
-		await dataDir.remove()
-	}
+function onPglite(rows: number): Promise<EngineResult> {
+	return onScratchPglite((database) => measure('PGlite', database, rows))
 }
 
-async function onPostgres(adminUrl: string, rows: number): Promise<EngineResult> {
-	const scratch = await createThrowAwayDatabase(adminUrl)
-	const database = await openDatabase({ dataDir: os.tmpdir(), databaseUrl: scratch.url })
-	const close = onCleanup(() => database.close())
-	try {
-		return await measure('PostgreSQL', database, rows)
-	} finally {
-		await close()
-		await scratch.drop()
-	}
+function onPostgres(adminUrl: string, rows: number): Promise<EngineResult> {
+	return onScratchPostgres(adminUrl, (database) => measure('PostgreSQL', database, rows))
 }
 
 function sqlOf(database: Database): Sql {

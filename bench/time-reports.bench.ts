@@ -9,7 +9,7 @@ import os from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { timeViewSettingsSchema } from '@blocksmith/contracts/time-reports.ts'
 import { sql } from 'drizzle-orm'
-import { type Database, openDatabase } from '../apps/server/src/db/client.ts'
+import type { Database } from '../apps/server/src/db/client.ts'
 import type { TimeDeps } from '../apps/server/src/features/time/time.deps.ts'
 import { reportQueryOf, viewAnalytics, viewSeries } from '../apps/server/src/features/time/time.reports.ts'
 import { analyticsSql, seriesSql } from '../apps/server/src/features/time/time.reports-sql.ts'
@@ -18,16 +18,15 @@ import type { ReportView } from '../apps/server/src/features/time/time.views.ts'
 import { createLogger } from '../apps/server/src/lib/logger.ts'
 import {
 	aboutRun,
-	createThrowAwayDatabase,
 	findPostgres,
-	onCleanup,
+	onScratchPglite,
+	onScratchPostgres,
 	positiveIntegerFromEnv,
 	printAligned,
 	progress,
 	type RunStart,
 	round,
 	runBenchmark,
-	scratchFolder,
 	writeResults,
 } from './bench-kit.ts'
 
@@ -234,28 +233,12 @@ async function timeInterleaved(calls: (() => Promise<unknown>)[]): Promise<Timin
 	})
 }
 
-async function onPglite(rows: number): Promise<EngineResult> {
-	const dataDir = scratchFolder()
-	const database = await openDatabase({ dataDir: dataDir.dir })
-	const close = onCleanup(() => database.close())
-	try {
-		return await measure('PGlite', database, rows)
-	} finally {
-		await close()
-		await dataDir.remove()
-	}
+function onPglite(rows: number): Promise<EngineResult> {
+	return onScratchPglite((database) => measure('PGlite', database, rows))
 }
 
-async function onPostgres(adminUrl: string, rows: number): Promise<EngineResult> {
-	const scratch = await createThrowAwayDatabase(adminUrl)
-	const database = await openDatabase({ dataDir: os.tmpdir(), databaseUrl: scratch.url })
-	const close = onCleanup(() => database.close())
-	try {
-		return await measure('PostgreSQL', database, rows)
-	} finally {
-		await close()
-		await scratch.drop()
-	}
+function onPostgres(adminUrl: string, rows: number): Promise<EngineResult> {
+	return onScratchPostgres(adminUrl, (database) => measure('PostgreSQL', database, rows))
 }
 
 const labels = { weekly: 'weekly series', analytics: 'analytics (totals, 5 groupings, overlaps)' } as const
