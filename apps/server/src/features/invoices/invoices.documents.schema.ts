@@ -1,8 +1,21 @@
 import type { ClientRow, InvoiceClient, InvoiceLine, InvoiceStatus } from '@blocksmith/contracts/invoice-documents.ts'
 import type { DocumentDiscount, DocumentTotals } from '@blocksmith/contracts/invoice-money.ts'
 import type { TaxRate } from '@blocksmith/contracts/invoices.ts'
-import { bigint, date, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import {
+	bigint,
+	boolean,
+	date,
+	index,
+	integer,
+	jsonb,
+	pgTable,
+	text,
+	timestamp,
+	uniqueIndex,
+} from 'drizzle-orm/pg-core'
 import { organizations, users } from '#src/core/auth/auth.schema.ts'
+import { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
 import type { InvoiceSender } from './invoices.pdf-model.ts'
 import { type DocumentKind, invoiceProfiles } from './invoices.schema.ts'
 
@@ -57,6 +70,23 @@ export const invoiceDocuments = pgTable(
 		taxRates: jsonb('tax_rates').$type<TaxRate[] | null>(),
 		sender: jsonb('sender').$type<FrozenSender | null>(),
 		billedTime: jsonb('billed_time').$type<BilledTime[]>().notNull().default([]),
+		/**
+		 * The workspace row the invoice is kept in (the mapped invoices database): its status and
+		 * paid date are written back to it through the write queue, each write after the last one
+		 * (`rowWriteId`), like a time entry's. `rowId` is the row's external id; null until the
+		 * row exists (a draft not linked to one gets it when finalized).
+		 */
+		rowDatabaseId: text('row_database_id').references(() => workspaceDatabases.id, { onDelete: 'set null' }),
+		rowId: text('row_id'),
+		rowWriteId: text('row_write_id'),
+		/** What was last written to the row (status option, paid date, amount), to write only changes. */
+		rowState: jsonb('row_state').$type<Record<string, unknown> | null>(),
+		/** The unguessable part of the public link; set at finalization. */
+		publicToken: text('public_token'),
+		/** First opened by the client on the public page. */
+		viewedAt: timestamp('viewed_at', { withTimezone: true }),
+		/** The recurring schedule that produced this document. */
+		recurrenceId: text('recurrence_id'),
 		finalizedAt: timestamp('finalized_at', { withTimezone: true }),
 		sentAt: timestamp('sent_at', { withTimezone: true }),
 		paidAt: timestamp('paid_at', { withTimezone: true }),
@@ -68,6 +98,8 @@ export const invoiceDocuments = pgTable(
 	(table) => [
 		index('invoice_documents_organization_idx').on(table.organizationId, table.issueDate),
 		index('invoice_documents_corrects_idx').on(table.correctsId),
+		uniqueIndex('invoice_documents_public_token_idx').on(table.publicToken),
+		index('invoice_documents_row_idx').on(table.rowDatabaseId, table.rowId),
 	],
 )
 
@@ -86,11 +118,76 @@ export const invoicePayments = pgTable(
 		amountMinor: minor('amount_minor'),
 		method: text('method').notNull(),
 		note: text('note'),
+		/** A payment made online: the provider's id (a Checkout Session's), so a webhook repeated records it once. */
+		externalId: text('external_id'),
 		createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
 		createdAt,
 	},
-	(table) => [index('invoice_payments_document_idx').on(table.documentId)],
+	(table) => [
+		index('invoice_payments_document_idx').on(table.documentId),
+		uniqueIndex('invoice_payments_external_idx').on(table.externalId),
+	],
+)
+
+/** What happened to a document, for its history: created, finalized, sent (to whom), viewed, paid, voided, credited. */
+export const invoiceEvents = pgTable(
+	'invoice_events',
+	{
+		id: text('id').primaryKey(),
+		organizationId: text('organization_id')
+			.notNull()
+			.references(() => organizations.id, { onDelete: 'cascade' }),
+		documentId: text('document_id')
+			.notNull()
+			.references(() => invoiceDocuments.id, { onDelete: 'cascade' }),
+		kind: text('kind').notNull(),
+		detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+		actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
+		at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [index('invoice_events_document_idx').on(table.documentId, table.at)],
+)
+
+export type RecurrenceFrequency = 'week' | 'month' | 'year'
+
+/**
+ * A recurring invoice: on `nextDate` the source document is copied as a new invoice dated that
+ * day (a draft, or finalized and sent when `action` is 'send'), and `nextDate` moves on by the
+ * interval. Ends after `endDate` or when `remaining` reaches 0.
+ */
+export const invoiceRecurrences = pgTable(
+	'invoice_recurrences',
+	{
+		id: text('id').primaryKey(),
+		organizationId: text('organization_id')
+			.notNull()
+			.references(() => organizations.id, { onDelete: 'cascade' }),
+		sourceId: text('source_id')
+			.notNull()
+			.references(() => invoiceDocuments.id, { onDelete: 'cascade' }),
+		frequency: text('frequency').$type<RecurrenceFrequency>().notNull(),
+		interval: integer('interval').notNull().default(1),
+		/** The day the series started on, so months keep their day (31 Jan, 28 Feb, 31 Mar). */
+		anchorDate: date('anchor_date', { mode: 'string' }).notNull(),
+		nextDate: date('next_date', { mode: 'string' }),
+		endDate: date('end_date', { mode: 'string' }),
+		remaining: integer('remaining'),
+		action: text('action').$type<'draft' | 'send'>().notNull(),
+		isActive: boolean('is_active').notNull().default(true),
+		runs: integer('runs').notNull().default(0),
+		lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+		lastDocumentId: text('last_document_id'),
+		createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+		createdAt,
+		updatedAt,
+	},
+	(table) => [
+		index('invoice_recurrences_organization_idx').on(table.organizationId),
+		index('invoice_recurrences_due_idx').on(table.nextDate).where(sql`${table.isActive}`),
+	],
 )
 
 export type DocumentRecord = typeof invoiceDocuments.$inferSelect
 export type PaymentRecord = typeof invoicePayments.$inferSelect
+export type EventRecord = typeof invoiceEvents.$inferSelect
+export type RecurrenceRecord = typeof invoiceRecurrences.$inferSelect

@@ -126,3 +126,30 @@ export const invoiceNumbers = pgTable(
 
 export type ProfileRecord = typeof invoiceProfiles.$inferSelect
 export type TaxRateRecord = typeof invoiceTaxRates.$inferSelect
+
+/**
+ * The Stripe account a profile's invoices are paid into: the team's own account (its secret
+ * key, encrypted like Notion tokens), never the product's billing account. The webhook endpoint
+ * is created in that account when the key is saved, and its signing secret kept here.
+ */
+export const invoiceStripeAccounts = pgTable('invoice_stripe_accounts', {
+	profileId: text('profile_id')
+		.primaryKey()
+		.references(() => invoiceProfiles.id, { onDelete: 'cascade' }),
+	organizationId: text('organization_id')
+		.notNull()
+		.references(() => organizations.id, { onDelete: 'cascade' }),
+	/** Encrypted with lib/secrets.ts. */
+	secretKey: text('secret_key').notNull(),
+	webhookEndpointId: text('webhook_endpoint_id'),
+	/** Encrypted with lib/secrets.ts. */
+	webhookSecret: text('webhook_secret'),
+	/** The account's display name and id, to show which account is connected. */
+	accountName: text('account_name'),
+	accountId: text('account_id'),
+	isLive: boolean('is_live').notNull().default(false),
+	createdAt,
+	updatedAt,
+})
+
+export type StripeAccountRecord = typeof invoiceStripeAccounts.$inferSelect
