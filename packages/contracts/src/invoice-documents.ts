@@ -121,6 +121,9 @@ export const invoiceSchema = z.object({
 	totals: z.record(z.string(), z.unknown()).nullable(),
 	total: moneySchema,
 	paid: moneySchema,
+	/** What the invoice's credit notes took off. */
+	credited: moneySchema,
+	/** What is left to pay: total − paid − credited, never below zero; 0 for void documents and credit notes. */
 	due: moneySchema,
 	finalizedAt: z.string().nullable(),
 	sentAt: z.string().nullable(),

@@ -63,6 +63,7 @@ CREATE TABLE "invoice_filters" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "invoice_documents" ADD COLUMN "credited_minor" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "invoice_documents" ADD COLUMN "row_database_id" text;--> statement-breakpoint
 ALTER TABLE "invoice_documents" ADD COLUMN "row_id" text;--> statement-breakpoint
 ALTER TABLE "invoice_documents" ADD COLUMN "row_write_id" text;--> statement-breakpoint

@@ -13,7 +13,9 @@ import { AppError, found } from '#src/lib/errors.ts'
 import type { InvoicesCtx } from './invoices.deps.ts'
 import { invoiceDocuments } from './invoices.documents.schema.ts'
 import { documentRecord, invalid, moneyRates, toInvoice, totalsOf } from './invoices.documents.ts'
+import { documentChanged, newPublicToken } from './invoices.lifecycle.ts'
 import { dayOf, nextNumber } from './invoices.numbering.ts'
+import { settle } from './invoices.payments.ts'
 
 /** An exact decimal of the money core (big.js, which only the contracts depend on). */
 type Big = NonNullable<ReturnType<typeof parseDecimal>>
@@ -121,12 +123,21 @@ export async function createCreditNote(ctx: InvoicesCtx, invoiceId: string, inpu
 				totalMinor: totals.taxInclusiveAmount.minor,
 				taxRates: invoice.taxRates,
 				sender,
+				publicToken: newPublicToken(),
 				finalizedAt: now,
 				createdBy: ctx.userId,
 				createdAt: now,
 				updatedAt: now,
 			})
 			.returning()
+		await documentChanged(ctx, tx, found(note), { kind: 'finalized', detail: { number, corrects: invoice.number } })
+		// What is credited is no longer due: the invoice's amount due and status follow.
+		const [credited] = await tx
+			.update(invoiceDocuments)
+			.set({ creditedMinor: invoice.creditedMinor - totals.taxInclusiveAmount.minor })
+			.where(eq(invoiceDocuments.id, invoice.id))
+			.returning()
+		await settle(ctx, tx, found(credited), { kind: 'credited', detail: { creditNote: number } })
 		return found(note)
 	})
 	return toInvoice(record, dayOf(ctx.now()))

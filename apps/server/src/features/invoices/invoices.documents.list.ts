@@ -52,7 +52,7 @@ export async function listInvoices(ctx: InvoicesCtx, query: ListQuery): Promise<
 		totals.set(key, entry)
 	}
 	for (const row of kept) {
-		const due = row.status === 'void' ? 0 : row.totalMinor - row.paidMinor
+		const due = toInvoice(row, today).due.minor
 		add(row.status, row.currency, row.totalMinor, due)
 		if (isOverdue(row, today)) {
 			add('overdue', row.currency, row.totalMinor, due)

@@ -66,6 +66,8 @@ export const invoiceDocuments = pgTable(
 		/** BT-112 and the payments' sum, for lists and filters. */
 		totalMinor: minor('total_minor'),
 		paidMinor: minor('paid_minor'),
+		/** What its credit notes took off (a positive amount): the amount due is total − paid − credited. */
+		creditedMinor: minor('credited_minor'),
 		/** Frozen at finalization: the rates the lines used, and the sender as it was. */
 		taxRates: jsonb('tax_rates').$type<TaxRate[] | null>(),
 		sender: jsonb('sender').$type<FrozenSender | null>(),

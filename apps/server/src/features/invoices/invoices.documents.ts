@@ -34,6 +34,7 @@ import {
 	type FrozenSender,
 	invoiceDocuments,
 } from './invoices.documents.schema.ts'
+import { documentChanged, newPublicToken } from './invoices.lifecycle.ts'
 import { dayOf, nextNumber } from './invoices.numbering.ts'
 import { invoiceProfiles, type ProfileRecord } from './invoices.schema.ts'
 import { resolveTaxRates, taxRatesOf } from './invoices.tax-rates.ts'
@@ -58,9 +59,13 @@ function addDays(day: string, days: number): string {
 }
 
 /** Overdue is read, never stored: an open invoice whose due date has passed. */
-export function isOverdue(record: Pick<DocumentRecord, 'status' | 'dueDate' | 'kind'>, today: string): boolean {
+export function isOverdue(
+	record: Pick<DocumentRecord, 'status' | 'dueDate' | 'kind' | 'totalMinor' | 'paidMinor' | 'creditedMinor'>,
+	today: string,
+): boolean {
 	const open = record.status === 'finalized' || record.status === 'sent' || record.status === 'partially_paid'
-	return record.kind === 'invoice' && open && record.dueDate !== null && record.dueDate < today
+	const owed = record.totalMinor - record.paidMinor - record.creditedMinor > 0
+	return record.kind === 'invoice' && open && owed && record.dueDate !== null && record.dueDate < today
 }
 
 export function toInvoice(record: DocumentRecord, today: string): Invoice {
@@ -84,7 +89,14 @@ export function toInvoice(record: DocumentRecord, today: string): Invoice {
 		totals: record.totals as Invoice['totals'],
 		total: money(record.totalMinor),
 		paid: money(record.paidMinor),
-		due: money(record.totalMinor - record.paidMinor),
+		credited: money(record.creditedMinor),
+		due: money(
+			record.kind === 'invoice' && record.status !== 'void' && record.status !== 'draft'
+				? Math.max(0, record.totalMinor - record.paidMinor - record.creditedMinor)
+				: record.kind === 'invoice' && record.status === 'draft'
+					? record.totalMinor
+					: 0,
+		),
 		finalizedAt: record.finalizedAt?.toISOString() ?? null,
 		sentAt: record.sentAt?.toISOString() ?? null,
 		paidAt: record.paidAt?.toISOString() ?? null,
@@ -336,11 +348,13 @@ export async function finalizeInvoice(ctx: InvoicesCtx, id: string): Promise<Inv
 				totalMinor: totals.taxInclusiveAmount.minor,
 				taxRates: [...rates.values()],
 				sender,
+				publicToken: newPublicToken(),
 				finalizedAt: now,
 				updatedAt: now,
 			})
 			.where(eq(invoiceDocuments.id, draft.id))
 			.returning()
+		await documentChanged(ctx, tx, found(finalized), { kind: 'finalized', detail: { number } })
 		return found(finalized)
 	})
 	return toInvoice(record, dayOf(ctx.now()))
@@ -366,6 +380,7 @@ export async function markSent(ctx: InvoicesCtx, id: string): Promise<Invoice> {
 			})
 			.where(eq(invoiceDocuments.id, document.id))
 			.returning()
+		await documentChanged(ctx, tx, found(updated), { kind: 'sent', detail: { by: 'hand' } })
 		return found(updated)
 	})
 	return toInvoice(record, dayOf(ctx.now()))
@@ -392,6 +407,7 @@ export async function voidInvoice(ctx: InvoicesCtx, id: string): Promise<Invoice
 			.set({ status: 'void', voidedAt: now, updatedAt: now })
 			.where(eq(invoiceDocuments.id, document.id))
 			.returning()
+		await documentChanged(ctx, tx, found(updated), { kind: 'voided' })
 		return found(updated)
 	})
 	return toInvoice(record, dayOf(ctx.now()))

@@ -17,6 +17,7 @@ import {
 	type PaymentRecord,
 } from './invoices.documents.schema.ts'
 import { documentRecord, invalid } from './invoices.documents.ts'
+import { documentChanged } from './invoices.lifecycle.ts'
 
 type PaymentInput = z.output<typeof createPaymentSchema>
 
@@ -45,8 +46,19 @@ function assertPayable(document: DocumentRecord): void {
 	}
 }
 
-/** Sums the payments again and sets the paid amount, the status and the paid date from it. */
-async function settle(tx: Db, document: DocumentRecord, now: Date): Promise<void> {
+/**
+ * Sums the payments again and sets the paid amount, the status and the paid date from it and
+ * what credit notes took off: paid once payments and credits cover the total (with at least one
+ * payment); void when credit notes alone cancelled it all; otherwise partially paid, sent or
+ * finalized. Records the event and queues the write-back (`documentChanged`).
+ */
+export async function settle(
+	ctx: Pick<InvoicesCtx, 'orgId' | 'userId' | 'now'>,
+	tx: Db,
+	document: DocumentRecord,
+	event: Parameters<typeof documentChanged>[3],
+): Promise<DocumentRecord> {
+	const now = ctx.now()
 	const [sum] = await tx
 		.select({
 			paid: sql<string>`coalesce(sum(${invoicePayments.amountMinor}), 0)`,
@@ -55,18 +67,39 @@ async function settle(tx: Db, document: DocumentRecord, now: Date): Promise<void
 		.from(invoicePayments)
 		.where(eq(invoicePayments.documentId, document.id))
 	const paid = Number(found(sum).paid)
-	const isPaid = paid > 0 && paid >= document.totalMinor
-	const status = isPaid ? 'paid' : paid > 0 ? 'partially_paid' : document.sentAt ? 'sent' : 'finalized'
-	await tx
+	const isCovered = document.totalMinor > 0 && paid + document.creditedMinor >= document.totalMinor
+	const isPaid = isCovered && paid > 0
+	const status =
+		document.status === 'void'
+			? 'void'
+			: isPaid
+				? 'paid'
+				: isCovered
+					? 'void'
+					: paid > 0
+						? 'partially_paid'
+						: document.sentAt
+							? 'sent'
+							: 'finalized'
+	const [settled] = await tx
 		.update(invoiceDocuments)
 		.set({
 			paidMinor: paid,
 			status,
 			// The day of the payment that settled it, as a UTC midnight (a calendar day).
 			paidAt: isPaid && sum?.last ? new Date(`${String(sum.last).slice(0, 10)}T00:00:00Z`) : null,
+			voidedAt: status === 'void' ? (document.voidedAt ?? now) : null,
 			updatedAt: now,
 		})
 		.where(eq(invoiceDocuments.id, document.id))
+		.returning()
+	await documentChanged(ctx, tx, found(settled), event)
+	return found(settled)
+}
+
+/** What is left to pay: the total less payments and credit notes, never below zero. */
+export function leftToPay(document: Pick<DocumentRecord, 'totalMinor' | 'paidMinor' | 'creditedMinor'>): number {
+	return Math.max(0, document.totalMinor - document.paidMinor - document.creditedMinor)
 }
 
 export async function listPayments(ctx: InvoicesCtx, invoiceId: string): Promise<Payment[]> {
@@ -79,10 +112,27 @@ export async function listPayments(ctx: InvoicesCtx, invoiceId: string): Promise
 	return rows.map((row) => toPayment(row, document.currency))
 }
 
-/** Records a payment; more than is left to pay is a 400 naming `amount`. */
-export async function createPayment(ctx: InvoicesCtx, invoiceId: string, input: PaymentInput): Promise<Payment> {
+/**
+ * Records a payment; more than is left to pay is a 400 naming `amount`. A payment made online
+ * carries the provider's id (`externalId`): the same id again returns the payment already
+ * recorded, so a webhook delivered twice pays once.
+ */
+export async function createPayment(
+	ctx: InvoicesCtx,
+	invoiceId: string,
+	input: PaymentInput & { externalId?: string },
+): Promise<Payment> {
 	return ctx.db.transaction(async (tx) => {
 		const document = await documentRecord(tx, ctx.orgId, invoiceId, true)
+		if (input.externalId) {
+			const [existing] = await tx
+				.select()
+				.from(invoicePayments)
+				.where(and(eq(invoicePayments.externalId, input.externalId), eq(invoicePayments.documentId, document.id)))
+			if (existing) {
+				return toPayment(existing, document.currency)
+			}
+		}
 		assertPayable(document)
 		const parsed = decimalToMinor(input.amount, document.currency)
 		if (!parsed.ok) {
@@ -92,7 +142,7 @@ export async function createPayment(ctx: InvoicesCtx, invoiceId: string, input: 
 		if (amount <= 0) {
 			throw invalid([{ field: 'amount', message: 'Enter an amount above zero.' }])
 		}
-		const left = document.totalMinor - document.paidMinor
+		const left = leftToPay(document)
 		if (amount > left) {
 			throw invalid([
 				{
@@ -111,11 +161,15 @@ export async function createPayment(ctx: InvoicesCtx, invoiceId: string, input: 
 				amountMinor: amount,
 				method: input.method,
 				note: input.note,
-				createdBy: ctx.userId,
+				externalId: input.externalId ?? null,
+				createdBy: ctx.userId || null,
 				createdAt: ctx.now(),
 			})
 			.returning()
-		await settle(tx, document, ctx.now())
+		await settle(ctx, tx, document, {
+			kind: 'payment',
+			detail: { amount: minorToDecimal(amount, document.currency), method: input.method, date: input.date },
+		})
 		return toPayment(found(payment), document.currency)
 	})
 }
@@ -134,6 +188,6 @@ export async function deletePayment(ctx: InvoicesCtx, invoiceId: string, payment
 			)
 			.returning({ id: invoicePayments.id })
 		found(deleted[0], 'No such payment.')
-		await settle(tx, document, ctx.now())
+		await settle(ctx, tx, document, { kind: 'payment_deleted' })
 	})
 }
