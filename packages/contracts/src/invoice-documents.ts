@@ -125,8 +125,16 @@ export const invoiceSchema = z.object({
 	credited: moneySchema,
 	/** What is left to pay: total − paid − credited, never below zero; 0 for void documents and credit notes. */
 	due: moneySchema,
+	/** The unguessable part of the public page's link (`/i/{publicToken}`); null while a draft. */
+	publicToken: z.string().nullable(),
+	/** The recurring invoice that produced it. */
+	recurrenceId: z.string().nullable(),
+	/** The workspace row it is kept in (the mapped invoices database), by the row's id. */
+	rowId: z.string().nullable(),
 	finalizedAt: z.string().nullable(),
 	sentAt: z.string().nullable(),
+	/** First opened by the client on the public page. */
+	viewedAt: z.string().nullable(),
 	paidAt: z.string().nullable(),
 	voidedAt: z.string().nullable(),
 	createdAt: z.string(),

@@ -97,8 +97,12 @@ export function toInvoice(record: DocumentRecord, today: string): Invoice {
 					? record.totalMinor
 					: 0,
 		),
+		publicToken: record.publicToken,
+		recurrenceId: record.recurrenceId,
+		rowId: record.rowId,
 		finalizedAt: record.finalizedAt?.toISOString() ?? null,
 		sentAt: record.sentAt?.toISOString() ?? null,
+		viewedAt: record.viewedAt?.toISOString() ?? null,
 		paidAt: record.paidAt?.toISOString() ?? null,
 		voidedAt: record.voidedAt?.toISOString() ?? null,
 		createdAt: record.createdAt.toISOString(),
