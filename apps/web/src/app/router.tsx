@@ -126,6 +126,13 @@ export function createAppRouter() {
 										})),
 								},
 								{
+									path: '/invoices/:id',
+									lazy: () =>
+										import('#src/features/invoices/routes/invoice-page.tsx').then((m) => ({
+											Component: m.InvoicePage,
+										})),
+								},
+								{
 									path: '/portals',
 									lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.PortalsPage })),
 								},
