@@ -79,15 +79,16 @@ export function createServices(options: {
 		isWorker: config.role !== 'web',
 		...(options.pollingIntervalSeconds ? { pollingIntervalSeconds: options.pollingIntervalSeconds } : {}),
 	})
+	const storage = config.s3 ? createS3Storage(config.s3, log) : createLocalStorage(path.join(config.dataDir, 'uploads'))
 	const mail = createMailer({
 		smtpUrl: config.smtpUrl,
 		from: config.mailFrom,
 		mailDir: path.join(config.dataDir, 'mail'),
 		log,
 		jobs,
+		storage,
 		...(options.mailRetryDelaySeconds ? { retryDelaySeconds: options.mailRetryDelaySeconds } : {}),
 	})
-	const storage = config.s3 ? createS3Storage(config.s3, log) : createLocalStorage(path.join(config.dataDir, 'uploads'))
 	// First: every module below registers its meters with it and asks it before making what a plan counts.
 	const subscriptions = createSubscriptions({
 		db: database.db,
@@ -143,6 +144,9 @@ export function createServices(options: {
 		publicUrl: config.publicUrl,
 		authSecret: config.authSecret,
 		storage,
+		mailer: mail,
+		rateLimits: config.rateLimits,
+		stripeApiBaseUrl: config.stripeApiBaseUrl,
 	})
 	return {
 		config,

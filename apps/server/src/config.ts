@@ -104,6 +104,8 @@ export type Config = {
 	uploadMaxBytes: number
 	trialDays: number
 	billing: BillingConfig
+	/** STRIPE_API_BASE_URL for every Stripe client (billing, and the teams' own accounts invoices are paid into). */
+	stripeApiBaseUrl: string | null
 	analyticsScriptUrl: string | undefined
 	/** How often the web app re-checks its session; 0 = only on focus and on other tabs' changes. */
 	sessionRefreshIntervalSeconds: number
@@ -217,6 +219,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 						}
 					: null,
 		},
+		stripeApiBaseUrl: values.STRIPE_API_BASE_URL?.replace(/\/+$/, '') ?? null,
 		analyticsScriptUrl: values.ANALYTICS_SCRIPT_URL,
 		sessionRefreshIntervalSeconds: values.SESSION_REFRESH_INTERVAL_SECONDS,
 		webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),

@@ -3,13 +3,22 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { JobQueue, Jobs } from './jobs.ts'
 import type { Logger } from './logger.ts'
+import type { Storage } from './storage.ts'
+
+/**
+ * A file attached to a message, read from the storage when the job delivers it: the job's
+ * payload (a database row) stays a few hundred bytes whatever the file's size (decision 036).
+ */
+export type MailAttachment = { filename: string; contentType: string; storageKey: string }
 
 export type MailMessage = {
-	to: string
+	to: string | string[]
+	cc?: string[]
 	subject: string
 	text: string
 	html?: string
 	replyTo?: string
+	attachments?: MailAttachment[]
 }
 
 export type Mailer = {
@@ -28,6 +37,8 @@ export function createMailer(options: {
 	mailDir: string
 	log: Logger
 	jobs: Jobs
+	/** Where attachments are read from. */
+	storage?: Pick<Storage, 'get'>
 	/** First retry delay; doubled each time. */
 	retryDelaySeconds?: number
 }): Mailer {
@@ -43,7 +54,13 @@ export function createMailer(options: {
 
 	async function deliver(message: MailMessage): Promise<void> {
 		transport ??= createTransport()
-		const info = await (await transport).sendMail({ from: options.from, ...message })
+		const { attachments, ...rest } = message
+		const files = attachments?.length ? await Promise.all(attachments.map(readAttachment)) : undefined
+		const info = await (await transport).sendMail({
+			from: options.from,
+			...rest,
+			...(files ? { attachments: files } : {}),
+		})
 		if (options.smtpUrl) {
 			log.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'mail sent')
 			return
@@ -53,6 +70,16 @@ export function createMailer(options: {
 		await writeFile(file, (info as unknown as { message: Buffer }).message)
 		const links = message.text.match(/https?:\/\/\S+/g) ?? []
 		log.info({ to: message.to, subject: message.subject, file, links }, 'mail written')
+	}
+
+	async function readAttachment(attachment: MailAttachment) {
+		const file = await options.storage?.get(attachment.storageKey)
+		if (!file) {
+			// Thrown, so the job retries: a storage that is briefly unreachable must not send the mail without its file.
+			throw new Error(`mail attachment ${attachment.storageKey} not found`)
+		}
+		const content = Buffer.from(await new Response(file.body).arrayBuffer())
+		return { filename: attachment.filename, contentType: attachment.contentType, content }
 	}
 
 	const queue: JobQueue<MailMessage> = {

@@ -1,6 +1,7 @@
 import type { Role } from '@blocksmith/contracts/teams.ts'
 import type { Db } from '#src/db/client.ts'
 import type { Logger } from '#src/lib/logger.ts'
+import type { Mailer } from '#src/lib/mail.ts'
 import type { Storage } from '#src/lib/storage.ts'
 
 /** What the invoices module needs, built once in `createInvoices`. */
@@ -11,7 +12,13 @@ export type InvoicesDeps = {
 	publicUrl: string
 	authSecret: string
 	/** Where uploads are kept: the logo drawn on invoices is read from it. */
-	storage: Pick<Storage, 'get'>
+	storage: Pick<Storage, 'get' | 'put'>
+	/** Sends invoices (the PDF attached, stored first under a key the mail job reads). */
+	mailer: Mailer
+	/** Whether public endpoints (paying online) are rate-limited; off in some tests. */
+	rateLimits: boolean
+	/** Where the Stripe SDK sends the teams' requests when not Stripe itself (the tests' fake). */
+	stripeApiBaseUrl: string | null
 	/** The clock "today" is read from (the next numbers shown in the settings); tests set it. */
 	now: () => Date
 }

@@ -1,5 +1,6 @@
 import type { Db } from '#src/db/client.ts'
 import type { Logger } from '#src/lib/logger.ts'
+import type { Mailer } from '#src/lib/mail.ts'
 import type { Storage } from '#src/lib/storage.ts'
 import type { InvoicesDeps } from './invoices.deps.ts'
 
@@ -9,7 +10,10 @@ export function createInvoices(options: {
 	log: Logger
 	publicUrl: string
 	authSecret: string
-	storage: Pick<Storage, 'get'>
+	storage: Pick<Storage, 'get' | 'put'>
+	mailer: Mailer
+	rateLimits?: boolean
+	stripeApiBaseUrl?: string | null
 	now?: () => Date
 }) {
 	const deps: InvoicesDeps = {
@@ -18,6 +22,9 @@ export function createInvoices(options: {
 		publicUrl: options.publicUrl,
 		authSecret: options.authSecret,
 		storage: options.storage,
+		mailer: options.mailer,
+		rateLimits: options.rateLimits ?? true,
+		stripeApiBaseUrl: options.stripeApiBaseUrl ?? null,
 		now: options.now ?? (() => new Date()),
 	}
 	return { deps }
