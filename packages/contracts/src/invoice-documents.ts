@@ -182,6 +182,12 @@ export const paymentSchema = z.object({
 })
 export type Payment = z.infer<typeof paymentSchema>
 
+/** An amount compared with documents' totals: a decimal string in their currency ("1190.00"). */
+const amountBoundSchema = z
+	.string()
+	.trim()
+	.regex(/^-?\d{1,15}(\.\d{1,4})?$/, 'Use an amount such as 1190.00.')
+
 export const listInvoicesQuerySchema = z.object({
 	/** `overdue` is derived, so it filters sent and partially paid invoices past their due date. */
 	status: z.enum([...invoiceStatuses, 'overdue']).optional(),
@@ -191,6 +197,18 @@ export const listInvoicesQuerySchema = z.object({
 	from: invoiceDaySchema.optional(),
 	to: invoiceDaySchema.optional(),
 	currency: invoiceCurrencySchema.optional(),
+	/** Totals at least / at most this (inclusive), compared as exact decimals in each document's currency. */
+	amountMin: amountBoundSchema.optional(),
+	amountMax: amountBoundSchema.optional(),
+	kind: invoiceKindSchema.optional(),
+	/** Part of the number or of the client's name, any case. */
+	search: z.string().trim().min(1).max(200).optional(),
+	/** A saved filter (`invoice_filter`) applied first; the other parameters given override its fields. */
+	filterId: idSchema.optional(),
+	/** Documents per page (default 50, at most 200); the totals cover every page. */
+	limit: z.coerce.number().int().min(1).max(200).default(50),
+	/** `nextCursor` of the page before. */
+	cursor: z.string().max(500).optional(),
 })
 
 export const invoiceListSchema = z.object({
