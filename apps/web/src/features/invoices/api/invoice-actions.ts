@@ -1,0 +1,112 @@
+import {
+	type CreatePayment,
+	type CreditNoteInput,
+	type Invoice,
+	invoiceListSchema,
+	invoiceSchema,
+	type Payment,
+	paymentSchema,
+} from '@blocksmith/contracts/invoice-documents.ts'
+import { queryOptions } from '@tanstack/react-query'
+import { z } from 'zod'
+import { ApiError, api } from '#src/lib/api-client.ts'
+import { readToken } from '#src/lib/token-store.ts'
+
+// What can be done with a finalized invoice: payments, credit notes, void, mark sent, downloads.
+// Every key starts with 'invoices', so invalidating that prefix after an action refreshes the
+// list, the document and these reads together.
+
+const base = '/dashboard/local_invoice/invoices'
+const encode = encodeURIComponent
+
+export const actionKeys = {
+	payments: (id: string) => ['invoices', 'document', id, 'payments'] as const,
+	creditNotes: (id: string) => ['invoices', 'document', id, 'credit-notes'] as const,
+}
+
+export const paymentsQuery = (invoiceId: string) =>
+	queryOptions({
+		queryKey: actionKeys.payments(invoiceId),
+		queryFn: ({ signal }) => api(`${base}/${encode(invoiceId)}/payments`, { schema: z.array(paymentSchema), signal }),
+	})
+
+/**
+ * The credit notes that correct an invoice, for what each line has left to credit. The list has
+ * no filter by the corrected invoice, so the credit notes are read and picked here.
+ */
+export const creditNotesQuery = (invoiceId: string) =>
+	queryOptions({
+		queryKey: actionKeys.creditNotes(invoiceId),
+		queryFn: async ({ signal }) => {
+			const list = await api(base, { schema: invoiceListSchema, signal })
+			return list.invoices.filter((one) => one.kind === 'credit_note' && one.correctsId === invoiceId)
+		},
+	})
+
+export async function recordPayment(invoiceId: string, input: CreatePayment): Promise<Payment> {
+	return api(`${base}/${encode(invoiceId)}/payments`, { json: input, schema: paymentSchema })
+}
+
+export async function deletePayment(invoiceId: string, paymentId: string): Promise<void> {
+	await api(`${base}/${encode(invoiceId)}/payments/${encode(paymentId)}`, { method: 'DELETE' })
+}
+
+export async function markSent(invoiceId: string): Promise<Invoice> {
+	return api(`${base}/${encode(invoiceId)}/mark_sent`, { method: 'POST', schema: invoiceSchema })
+}
+
+export async function voidInvoice(invoiceId: string): Promise<Invoice> {
+	return api(`${base}/${encode(invoiceId)}/void`, { method: 'POST', schema: invoiceSchema })
+}
+
+export async function createCreditNote(invoiceId: string, input: CreditNoteInput): Promise<Invoice> {
+	return api(`${base}/${encode(invoiceId)}/credit_note`, { json: input, schema: invoiceSchema })
+}
+
+export type InvoiceFile = 'pdf' | 'ubl' | 'cii' | 'facturx'
+
+/** Where each download comes from, and the file's name. */
+export function invoiceFile(invoice: Invoice, file: InvoiceFile): { path: string; fileName: string } {
+	const name = (invoice.number ?? 'draft').replace(/[\\/:*?"<>|]+/g, '-')
+	const id = encode(invoice.id)
+	if (file === 'pdf') {
+		return { path: `${base}/${id}/pdf`, fileName: `${name}.pdf` }
+	}
+	const extension = file === 'facturx' ? 'pdf' : 'xml'
+	const suffix = file === 'facturx' ? '-facturx' : `-${file}`
+	return { path: `${base}/${id}/einvoice?format=${file}`, fileName: `${name}${suffix}.${extension}` }
+}
+
+/** A file the API draws, saved through an object URL: the bearer token never goes into a link. */
+export async function downloadInvoiceFile(invoice: Invoice, file: InvoiceFile): Promise<void> {
+	const { path, fileName } = invoiceFile(invoice, file)
+	const headers = new Headers()
+	const token = readToken()
+	if (token) {
+		headers.set('authorization', `Bearer ${token}`)
+	}
+	const response = await fetch(path, { headers })
+	if (!response.ok) {
+		let detail = 'The file could not be made. Try again.'
+		try {
+			const problem = (await response.json()) as { detail?: unknown }
+			detail = typeof problem.detail === 'string' ? problem.detail : detail
+		} catch {
+			// Not a problem body: the generic message stands.
+		}
+		throw new ApiError({ status: response.status, code: 'DOWNLOAD_FAILED', detail })
+	}
+	const url = URL.createObjectURL(await response.blob())
+	const link = document.createElement('a')
+	link.href = url
+	link.download = fileName
+	document.body.append(link)
+	link.click()
+	link.remove()
+	setTimeout(() => URL.revokeObjectURL(url), 1000)
+}
+
+/** The client's link to the invoice's public page; null while a draft. */
+export function publicLink(invoice: Invoice, origin = window.location.origin): string | null {
+	return invoice.publicToken ? `${origin}/i/${encode(invoice.publicToken)}` : null
+}

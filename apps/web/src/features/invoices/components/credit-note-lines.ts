@@ -1,0 +1,93 @@
+import { formatDecimal } from '@blocksmith/contracts/invoice-currencies.ts'
+import { Decimal, parseDecimal } from '@blocksmith/contracts/invoice-decimal.ts'
+import type { Invoice } from '@blocksmith/contracts/invoice-documents.ts'
+import {
+	computeInvoiceTotals,
+	type DocumentTotals,
+	type TaxRate,
+	type VatCategoryCode,
+} from '@blocksmith/contracts/invoice-money.ts'
+
+// What a credit note may still take of each line, and what a chosen credit comes to: the money
+// core's own computation over the lines' frozen rates, so the total shown before confirming is
+// the figure the server will store.
+
+export type OpenLine = { index: number; description: string; unit: string | null; left: string }
+
+const quantityOf = (text: string) => parseDecimal(text, 4, 9) ?? new Decimal(0)
+
+/** Each line of the invoice with what earlier credit notes left of it; lines credited in full are left out. */
+export function openLines(invoice: Invoice, creditNotes: readonly Invoice[]): OpenLine[] {
+	const left = invoice.lines.map((line) => quantityOf(line.quantity))
+	for (const note of creditNotes) {
+		for (const line of note.lines) {
+			const index = line.creditsLine
+			const rest = index === null || index === undefined ? undefined : left[index]
+			if (rest && index !== null && index !== undefined) {
+				// A credit line's quantity is below zero: adding it takes from what is left.
+				left[index] = rest.plus(quantityOf(line.quantity))
+			}
+		}
+	}
+	return invoice.lines.flatMap((line, index) => {
+		const rest = left[index]
+		return rest?.gt(0) ? [{ index, description: line.description, unit: line.unit ?? null, left: rest.toFixed() }] : []
+	})
+}
+
+/** The rates the invoice froze, as the money core takes them, from its stored line totals. */
+function frozenRates(invoice: Invoice): TaxRate[] {
+	const totals = invoice.totals as DocumentTotals | null
+	const rates = new Map<string, TaxRate>()
+	invoice.lines.forEach((line, index) => {
+		const figures = totals?.lines[index]
+		if (figures && !rates.has(line.taxRateId)) {
+			rates.set(line.taxRateId, {
+				id: line.taxRateId,
+				name: line.taxRateId,
+				rate: figures.rate,
+				categoryCode: figures.categoryCode as VatCategoryCode,
+			})
+		}
+	})
+	return [...rates.values()]
+}
+
+export type CreditChoice = { line: number; quantity: string }
+
+/** What the credit note of these quantities comes to (below zero), or null while a quantity is not a number. */
+export function creditTotal(invoice: Invoice, choices: readonly CreditChoice[]): DocumentTotals | null {
+	const totals = invoice.totals as DocumentTotals | null
+	const lines = []
+	for (const choice of choices) {
+		const source = invoice.lines[choice.line]
+		const quantity = parseDecimal(choice.quantity.trim(), 4, 9)
+		if (!source || !quantity || quantity.lte(0)) {
+			return null
+		}
+		lines.push({
+			quantity: quantity.times(-1).toFixed(),
+			unitPrice: source.unitPrice,
+			taxRateId: source.taxRateId,
+			discount: source.discount ?? null,
+		})
+	}
+	if (lines.length === 0) {
+		return null
+	}
+	const result = computeInvoiceTotals({
+		currency: invoice.currency,
+		lines,
+		taxRates: frozenRates(invoice),
+		discounts: invoice.discounts,
+		...(totals ? { rounding: totals.rounding, lineRounding: totals.lineRounding } : {}),
+		allowNegativeQuantities: true,
+	})
+	return result.ok ? result.totals : null
+}
+
+/** "3 h", "2.5": a quantity as people read it. */
+export function quantityText(quantity: string, unit: string | null): string {
+	const shown = formatDecimal(quantity)
+	return unit ? `${shown} ${unit}` : shown
+}
