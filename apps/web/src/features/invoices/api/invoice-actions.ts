@@ -38,7 +38,8 @@ export const creditNotesQuery = (invoiceId: string) =>
 	queryOptions({
 		queryKey: actionKeys.creditNotes(invoiceId),
 		queryFn: async ({ signal }) => {
-			const list = await api(base, { schema: invoiceListSchema, signal })
+			// Credit notes only, a page as long as the API gives: an invoice has a handful of them.
+			const list = await api(base, { query: { kind: 'credit_note', limit: 200 }, schema: invoiceListSchema, signal })
 			return list.invoices.filter((one) => one.kind === 'credit_note' && one.correctsId === invoiceId)
 		},
 	})

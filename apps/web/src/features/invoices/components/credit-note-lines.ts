@@ -14,7 +14,7 @@ import {
 
 export type OpenLine = { index: number; description: string; unit: string | null; left: string }
 
-const quantityOf = (text: string) => parseDecimal(text, 4, 9) ?? new Decimal(0)
+const quantityOf = (text: string) => parseDecimal(text, 4, 9) ?? new Decimal('0')
 
 /** Each line of the invoice with what earlier credit notes left of it; lines credited in full are left out. */
 export function openLines(invoice: Invoice, creditNotes: readonly Invoice[]): OpenLine[] {
@@ -31,7 +31,9 @@ export function openLines(invoice: Invoice, creditNotes: readonly Invoice[]): Op
 	}
 	return invoice.lines.flatMap((line, index) => {
 		const rest = left[index]
-		return rest?.gt(0) ? [{ index, description: line.description, unit: line.unit ?? null, left: rest.toFixed() }] : []
+		return rest?.gt('0')
+			? [{ index, description: line.description, unit: line.unit ?? null, left: rest.toFixed() }]
+			: []
 	})
 }
 
@@ -62,11 +64,11 @@ export function creditTotal(invoice: Invoice, choices: readonly CreditChoice[]):
 	for (const choice of choices) {
 		const source = invoice.lines[choice.line]
 		const quantity = parseDecimal(choice.quantity.trim(), 4, 9)
-		if (!source || !quantity || quantity.lte(0)) {
+		if (!source || !quantity || quantity.lte('0')) {
 			return null
 		}
 		lines.push({
-			quantity: quantity.times(-1).toFixed(),
+			quantity: quantity.times('-1').toFixed(),
 			unitPrice: source.unitPrice,
 			taxRateId: source.taxRateId,
 			discount: source.discount ?? null,
