@@ -3,6 +3,7 @@ import type { Db } from '#src/db/client.ts'
 import type { Logger } from '#src/lib/logger.ts'
 import type { Mailer } from '#src/lib/mail.ts'
 import type { Storage } from '#src/lib/storage.ts'
+import type { WorkspaceDeps } from '#src/workspaces/workspaces.deps.ts'
 
 /** What the invoices module needs, built once in `createInvoices`. */
 export type InvoicesDeps = {
@@ -19,6 +20,8 @@ export type InvoicesDeps = {
 	rateLimits: boolean
 	/** Where the Stripe SDK sends the teams' requests when not Stripe itself (the tests' fake). */
 	stripeApiBaseUrl: string | null
+	/** The write queue: each change of an invoice is written back to its workspace row through it. */
+	workspaces: WorkspaceDeps
 	/** The clock "today" is read from (the next numbers shown in the settings); tests set it. */
 	now: () => Date
 }

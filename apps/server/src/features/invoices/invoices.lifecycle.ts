@@ -5,8 +5,8 @@
 
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Db } from '#src/db/client.ts'
-import type { InvoicesCtx } from './invoices.deps.ts'
 import { type DocumentRecord, invoiceEvents } from './invoices.documents.schema.ts'
+import { type WriteBackCtx, writeBack } from './invoices.workspace-writeback.ts'
 
 export type InvoiceEventKind =
 	| 'created'
@@ -24,9 +24,13 @@ export function newPublicToken(): string {
 	return randomBytes(24).toString('base64url')
 }
 
-/** Records what happened to `document` (as it is after the change). */
+/**
+ * Records what happened to `document` (as it is after the change) and queues the write of its
+ * row in the mapped invoices database. `ctx` is the module's context: the write-back needs its
+ * workspace deps, public URL and logger (typed optional only because `settle` names less).
+ */
 export async function documentChanged(
-	ctx: Pick<InvoicesCtx, 'orgId' | 'userId' | 'now'>,
+	ctx: WriteBackCtx,
 	tx: Db,
 	document: DocumentRecord,
 	event: { kind: InvoiceEventKind; detail?: Record<string, unknown> },
@@ -41,4 +45,5 @@ export async function documentChanged(
 		actorId: ctx.userId || null,
 		at: ctx.now(),
 	})
+	await writeBack(ctx, tx, document)
 }
