@@ -147,6 +147,7 @@ export function createServices(options: {
 		mailer: mail,
 		rateLimits: config.rateLimits,
 		stripeApiBaseUrl: config.stripeApiBaseUrl,
+		workspaces,
 	})
 	return {
 		config,
