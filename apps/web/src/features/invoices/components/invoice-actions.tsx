@@ -1,6 +1,6 @@
 import type { Invoice } from '@blocksmith/contracts/invoice-documents.ts'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { Ban, ChevronDown, Download, Link2, MailCheck } from 'lucide-react'
+import { Ban, ChevronDown, Download, Link2, MailCheck, Repeat } from 'lucide-react'
 import { useState } from 'react'
 import { toast } from 'sonner'
 import { Alert } from '#src/components/ui/alert.tsx'
@@ -18,6 +18,7 @@ import { errorMessage } from '#src/lib/api-client.ts'
 import { downloadInvoiceFile, type InvoiceFile, markSent, publicLink, voidInvoice } from '../api/invoice-actions.ts'
 import { CreditNoteDialog } from './credit-note-dialog.tsx'
 import { PaymentDialog } from './payment-dialog.tsx'
+import { RecurringDialog } from './recurring-dialog.tsx'
 
 // What can be done with a finalized invoice or credit note. Drafts are the editor's business;
 // every action here ends by invalidating the 'invoices' prefix (list, document, payments).
@@ -41,6 +42,16 @@ export function InvoiceActions({ invoice }: { invoice: Invoice }) {
 			{isOpen && invoice.status === 'finalized' ? <MarkSentButton invoice={invoice} /> : null}
 			{isOpen ? <PaymentDialog invoice={invoice} /> : null}
 			{isOpen ? <CreditNoteDialog invoice={invoice} /> : null}
+			{isOpen ? (
+				<RecurringDialog
+					invoice={invoice}
+					trigger={
+						<Button variant="outline">
+							<Repeat aria-hidden /> Make recurring
+						</Button>
+					}
+				/>
+			) : null}
 			{isOpen ? <VoidButton invoice={invoice} /> : null}
 		</section>
 	)
