@@ -126,6 +126,20 @@ export function createAppRouter() {
 										})),
 								},
 								{
+									path: '/invoices/recurring',
+									lazy: () =>
+										import('#src/features/invoices/routes/invoice-recurring-page.tsx').then((m) => ({
+											Component: m.InvoiceRecurringPage,
+										})),
+								},
+								{
+									path: '/invoices/database',
+									lazy: () =>
+										import('#src/features/invoices/routes/invoice-database-page.tsx').then((m) => ({
+											Component: m.InvoiceDatabasePage,
+										})),
+								},
+								{
 									path: '/invoices/:id',
 									lazy: () =>
 										import('#src/features/invoices/routes/invoice-page.tsx').then((m) => ({
