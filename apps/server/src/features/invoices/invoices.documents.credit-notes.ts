@@ -78,6 +78,7 @@ export async function createCreditNote(ctx: InvoicesCtx, invoiceId: string, inpu
 				return
 			}
 			lines.push({ ...source, quantity: quantity.times('-1').toFixed(), creditsLine: want.line })
+			left[want.line] = rest.minus(quantity)
 		})
 		if (new Set(wanted.map((want) => want.line)).size !== wanted.length) {
 			errors.push({ field: 'lines', message: 'List each line once.' })
@@ -131,10 +132,15 @@ export async function createCreditNote(ctx: InvoicesCtx, invoiceId: string, inpu
 			})
 			.returning()
 		await documentChanged(ctx, tx, found(note), { kind: 'finalized', detail: { number, corrects: invoice.number } })
-		// What is credited is no longer due: the invoice's amount due and status follow.
+		// What is credited is no longer due: the invoice's amount due and status follow. Once every
+		// line is credited the whole invoice is, even when the notes' own VAT rounding makes them
+		// add up to a cent less than it: a cent would otherwise stay due forever.
+		const isWhollyCredited = left.every((rest) => rest.eq('0'))
 		const [credited] = await tx
 			.update(invoiceDocuments)
-			.set({ creditedMinor: invoice.creditedMinor - totals.taxInclusiveAmount.minor })
+			.set({
+				creditedMinor: isWhollyCredited ? invoice.totalMinor : invoice.creditedMinor - totals.taxInclusiveAmount.minor,
+			})
 			.where(eq(invoiceDocuments.id, invoice.id))
 			.returning()
 		await settle(ctx, tx, found(credited), { kind: 'credited', detail: { creditNote: number } })

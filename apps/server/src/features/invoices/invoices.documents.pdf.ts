@@ -19,8 +19,8 @@ function termsText(days: number): string {
 	return days === 0 ? 'Payable on receipt.' : `Payable within ${days} days, without deduction.`
 }
 
-/** The document model of a stored invoice. */
-async function invoiceDocumentOf(ctx: InvoicesCtx, id: string): Promise<InvoiceDocument> {
+/** The document model of a stored invoice, as the PDF and the e-invoice read it. */
+export async function invoiceDocumentOf(ctx: InvoicesCtx, id: string): Promise<InvoiceDocument> {
 	const record = await documentRecord(ctx.db, ctx.orgId, id)
 	let sender = record.sender
 	let rates = record.taxRates
@@ -89,7 +89,11 @@ async function invoiceDocumentOf(ctx: InvoicesCtx, id: string): Promise<InvoiceD
 		taxRates: rates,
 		totals,
 		paymentTerms: record.kind === 'invoice' ? termsText(paymentTermsDays) : null,
-		paymentLink: null,
+		// The public page, where the client views, downloads and pays it (finalized invoices only).
+		paymentLink:
+			record.kind === 'invoice' && record.publicToken && record.status !== 'void'
+				? `${ctx.publicUrl}/i/${record.publicToken}`
+				: null,
 	}
 }
 

@@ -32,6 +32,7 @@ import {
 } from '#src/lib/openapi.ts'
 import type { InvoicesCtx, InvoicesDeps } from './invoices.deps.ts'
 import { createCreditNote } from './invoices.documents.credit-notes.ts'
+import { invoiceEInvoice } from './invoices.documents.einvoice.ts'
 import {
 	addLinesFromRows,
 	addLinesFromTime,
@@ -156,6 +157,21 @@ function routesFor(tool: WorkspaceTool) {
 				404: notFound,
 			},
 		}),
+		einvoice: invoiceRoute(tool, {
+			method: 'get',
+			path: '/{id}/einvoice',
+			summary:
+				'The finalized document as an EN 16931 e-invoice: UBL (Peppol BIS Billing 3.0), CII, or a Factur-X PDF with the CII embedded',
+			request: { params: idParams, query: z.object({ format: z.enum(['ubl', 'cii', 'facturx']) }) },
+			responses: {
+				200: {
+					content: { 'application/xml': { schema: z.string() }, 'application/pdf': { schema: z.string() } },
+					description: 'The e-invoice',
+				},
+				400: bad,
+				404: notFound,
+			},
+		}),
 	}
 }
 
@@ -217,6 +233,14 @@ export function createInvoiceDocumentRoutes(deps: { auth: Auth; invoices: Invoic
 			return c.body(new Uint8Array(pdf), 200, {
 				'content-type': 'application/pdf',
 				'content-disposition': `inline; filename="${name.replace(/[^\w.-]/g, '_')}.pdf"`,
+				'cache-control': 'private, no-store',
+			}) as never
+		})
+		router.openapi(routes.einvoice, async (c) => {
+			const file = await invoiceEInvoice(ctx(c), id(c), c.req.valid('query').format)
+			return c.body(file.body, 200, {
+				'content-type': file.contentType,
+				'content-disposition': `attachment; filename="${file.fileName}"`,
 				'cache-control': 'private, no-store',
 			}) as never
 		})
