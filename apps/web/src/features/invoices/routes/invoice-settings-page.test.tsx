@@ -31,6 +31,9 @@ function withProfile(
 			if (call.path === '/dashboard/local_invoice/templates/get_template') {
 				return new Response('%PDF-1.7', { headers: { 'content-type': 'application/pdf' } })
 			}
+			if (call.path === '/dashboard/local_invoice/invoices') {
+				return json({ invoices: [], totals: [] })
+			}
 			return undefined
 		},
 		role ? { role } : {},
@@ -270,6 +273,9 @@ describe('invoice settings', () => {
 			}
 			if (call.path === '/dashboard/local_invoice/templates/get_template') {
 				return new Response('%PDF-1.7', { headers: { 'content-type': 'application/pdf' } })
+			}
+			if (call.path === '/dashboard/local_invoice/invoices') {
+				return json({ invoices: [], totals: [] })
 			}
 			return undefined
 		})
