@@ -1,11 +1,23 @@
 import {
+	type CreateInvoice,
+	type Invoice,
+	type InvoiceList,
+	invoiceListSchema,
+	invoiceSchema,
+	type LinesFromRows,
+	type LinesFromTime,
+	type UpdateInvoice,
+} from '@blocksmith/contracts/invoice-documents.ts'
+import {
 	type CreateInvoiceProfile,
 	type InvoiceDesign,
 	type InvoiceProfile,
 	invoiceProfileSchema,
 	type UpdateInvoiceProfile,
 } from '@blocksmith/contracts/invoices.ts'
-import { queryOptions } from '@tanstack/react-query'
+import { timeViewSchema } from '@blocksmith/contracts/time-reports.ts'
+import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
+import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { z } from 'zod'
 import { ApiError, api } from '#src/lib/api-client.ts'
 import { readToken } from '#src/lib/token-store.ts'
@@ -19,6 +31,11 @@ const encode = encodeURIComponent
 export const invoiceKeys = {
 	all: ['invoices'] as const,
 	profiles: ['invoices', 'profiles'] as const,
+	lists: ['invoices', 'list'] as const,
+	list: (filters: InvoiceListFilters) => ['invoices', 'list', filters] as const,
+	invoice: (id: string) => ['invoices', 'invoice', id] as const,
+	pdf: (id: string, version: string) => ['invoices', 'pdf', id, version] as const,
+	timeViews: ['invoices', 'time-views'] as const,
 	preview: (profileId: string, design: InvoiceDesign, version: string) =>
 		['invoices', 'preview', profileId, design, version] as const,
 }
@@ -49,22 +66,108 @@ export async function fetchTemplatePdf(
 	input: { profileId: string; design: InvoiceDesign },
 	signal?: AbortSignal,
 ): Promise<Blob> {
+	const search = new URLSearchParams({ template: input.design, profileId: input.profileId, format: 'pdf' })
+	return fetchPdf(`${base}/templates/get_template?${search}`, signal)
+}
+
+async function fetchPdf(path: string, signal?: AbortSignal): Promise<Blob> {
 	const headers = new Headers({ accept: 'application/pdf' })
 	const token = readToken()
 	if (token) {
 		headers.set('authorization', `Bearer ${token}`)
 	}
-	const search = new URLSearchParams({ template: input.design, profileId: input.profileId, format: 'pdf' })
-	const response = await fetch(`${base}/templates/get_template?${search}`, {
-		headers,
-		...(signal ? { signal } : {}),
-	})
+	const response = await fetch(path, { headers, ...(signal ? { signal } : {}) })
 	if (!response.ok) {
 		throw new ApiError({
 			status: response.status,
 			code: 'PREVIEW_FAILED',
-			detail: 'The preview could not be drawn. Try again.',
+			detail: 'The PDF could not be drawn. Try again.',
 		})
 	}
 	return response.blob()
+}
+
+// ---- invoice documents ---------------------------------------------------------------------------
+
+const documents = `${base}/invoices`
+
+/** The list's filters as the API takes them (the page keeps them in its address). */
+export type InvoiceListFilters = {
+	status?: string | undefined
+	clientId?: string | undefined
+	from?: string | undefined
+	to?: string | undefined
+	currency?: string | undefined
+	amountMin?: string | undefined
+	amountMax?: string | undefined
+	search?: string | undefined
+	filterId?: string | undefined
+}
+
+export function invoicesQuery(filters: InvoiceListFilters) {
+	return queryOptions({
+		queryKey: invoiceKeys.list(filters),
+		queryFn: ({ signal }): Promise<InvoiceList> =>
+			api(documents, { query: filters, schema: invoiceListSchema, signal }),
+		placeholderData: keepPreviousData,
+	})
+}
+
+export function invoiceQuery(id: string) {
+	return queryOptions({
+		queryKey: invoiceKeys.invoice(id),
+		queryFn: ({ signal }): Promise<Invoice> => api(`${documents}/${encode(id)}`, { schema: invoiceSchema, signal }),
+	})
+}
+
+export async function createInvoice(input: CreateInvoice): Promise<Invoice> {
+	return api(documents, { json: input, schema: invoiceSchema })
+}
+
+export async function updateInvoice(id: string, changes: UpdateInvoice): Promise<Invoice> {
+	return api(`${documents}/${encode(id)}`, { method: 'PATCH', json: changes, schema: invoiceSchema })
+}
+
+export async function deleteInvoice(id: string): Promise<void> {
+	await api(`${documents}/${encode(id)}`, { method: 'DELETE' })
+}
+
+export async function finalizeInvoice(id: string): Promise<Invoice> {
+	return api(`${documents}/${encode(id)}/finalize`, { method: 'POST', schema: invoiceSchema })
+}
+
+export async function addLinesFromRows(id: string, input: LinesFromRows): Promise<Invoice> {
+	return api(`${documents}/${encode(id)}/lines/from_rows`, { json: input, schema: invoiceSchema })
+}
+
+/** A time view belongs to one tool: its time is read through that tool's invoice path. */
+export async function addLinesFromTime(id: string, tool: WorkspaceTool, input: LinesFromTime): Promise<Invoice> {
+	return api(`/dashboard/${tool}_invoice/invoices/${encode(id)}/lines/from_time`, {
+		json: input,
+		schema: invoiceSchema,
+	})
+}
+
+export type InvoiceTimeView = { id: string; name: string; tool: WorkspaceTool; databaseName: string }
+
+/** The time-tracking views of both tools, for "Add tracked time" (read here: a feature never imports another). */
+export const timeViewsQuery = queryOptions({
+	queryKey: invoiceKeys.timeViews,
+	queryFn: async ({ signal }): Promise<InvoiceTimeView[]> => {
+		const tools: WorkspaceTool[] = ['local', 'notion']
+		const lists = await Promise.all(
+			tools.map(async (tool) => {
+				const views = await api(`/dashboard/${tool}_time/views`, { schema: z.array(timeViewSchema), signal }).catch(
+					() => [],
+				)
+				return views.map((view) => ({ id: view.id, name: view.name, tool, databaseName: view.databaseName }))
+			}),
+		)
+		return lists.flat()
+	},
+})
+
+/** The invoice drawn as a PDF by the server (with its profile's design), as a Blob for an object URL. */
+export async function fetchInvoicePdf(id: string, signal?: AbortSignal): Promise<Blob> {
+	return fetchPdf(`${documents}/${encode(id)}/pdf`, signal)
 }

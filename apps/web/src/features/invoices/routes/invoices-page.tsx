@@ -1,46 +1,109 @@
 import { useQuery } from '@tanstack/react-query'
 import { Building2, FileText } from 'lucide-react'
-import { Link } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { paths } from '#src/app/paths.ts'
+import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
+import { cn } from '#src/components/ui/cn.ts'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
-import { profilesQuery } from '../api/invoices.ts'
+import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
+import { ApiError, errorMessage } from '#src/lib/api-client.ts'
+import { invoicesQuery, profilesQuery } from '../api/invoices.ts'
+import { InvoiceListFilters } from '../components/invoice-list-filters.tsx'
+import { NewInvoiceDialog } from '../components/invoice-list-new.tsx'
+import { InvoiceListTable, InvoiceTotalsCards } from '../components/invoice-list-parts.tsx'
 import { InvoicesLayout } from '../components/invoices-nav.tsx'
+import { todayLocal } from '../lib/invoice-draft.ts'
+import { filterKeys, filtersFromSearch, queryFromFilters, searchFromFilters } from '../lib/invoice-list-filters.ts'
 
 /**
- * /invoices: the list of invoices once they exist. Until invoices can be written, an honest empty
- * state: what comes next and what can be done today (the company they bill from).
+ * /invoices: the totals by status (overdue on its own), the filters (kept in the address), and
+ * the invoices and credit notes, newest first. With none at all, an empty state that starts the
+ * first one, or first the company it is billed from (a draft needs a profile).
  */
 export function InvoicesPage() {
+	const [search, setSearch] = useSearchParams()
+	const values = filtersFromSearch(search)
+	const isFiltered = filterKeys.some((key) => values[key])
 	const profiles = useQuery(profilesQuery)
+	const list = useQuery({ ...invoicesQuery(queryFromFilters(values)), meta: { isErrorShownInPage: true } })
 	const hasCompany = (profiles.data?.length ?? 0) > 0
-	// Until the profiles are read, nothing about the company: no "set up" flashing before "review".
-	const isKnown = profiles.isSuccess
+	const fieldErrors =
+		list.error instanceof ApiError
+			? Object.fromEntries(list.error.fieldErrors.map((item) => [item.field, item.message]))
+			: {}
+	const isEmpty = list.data?.invoices.length === 0 && !isFiltered
+
 	return (
 		<InvoicesLayout title="Invoices" description="Invoices from your workspace rows and tracked time.">
-			<EmptyState
-				icon={FileText}
-				title="No invoices yet"
-				description={
-					<>
-						Writing invoices arrives next: from database rows or tracked time, numbered, sent as PDFs and paid online.{' '}
-						{!isKnown
-							? null
-							: hasCompany
-								? 'Your company is set up, so they will be ready to go.'
-								: 'You can already set up the company you bill from: its details, logo, tax rates and numbering.'}
-					</>
-				}
-				action={
-					isKnown ? (
-						<Button asChild variant={hasCompany ? 'outline' : 'primary'}>
-							<Link to={paths.invoicesSettings}>
-								<Building2 aria-hidden /> {hasCompany ? 'Review your company' : 'Set up your company'}
-							</Link>
-						</Button>
-					) : null
-				}
-			/>
+			{list.isPending || profiles.isPending ? (
+				<SkeletonGroup label="Loading the invoices…">
+					<Skeleton className="h-24 w-full" />
+					<Skeleton className="h-64 w-full" />
+				</SkeletonGroup>
+			) : isEmpty || (!list.data && !isFiltered) ? (
+				list.isError ? (
+					<Alert variant="error" title="The invoices could not be loaded">
+						{errorMessage(list.error)}
+					</Alert>
+				) : (
+					<EmptyState
+						icon={FileText}
+						title="No invoices yet"
+						description={
+							hasCompany
+								? 'Start a draft: lines typed in, from database rows or from tracked time. It gets its number when you finalize it.'
+								: 'An invoice is billed from your company: set up its details, logo, tax rates and numbering first.'
+						}
+						action={
+							hasCompany ? (
+								<div className="flex flex-wrap justify-center gap-2">
+									<NewInvoiceDialog profiles={profiles.data ?? []} />
+									<Button asChild variant="outline">
+										<Link to={paths.invoicesSettings}>
+											<Building2 aria-hidden /> Review your company
+										</Link>
+									</Button>
+								</div>
+							) : (
+								<Button asChild>
+									<Link to={paths.invoicesSettings}>
+										<Building2 aria-hidden /> Set up your company
+									</Link>
+								</Button>
+							)
+						}
+					/>
+				)
+			) : (
+				<div className="grid gap-5">
+					<div className="flex flex-wrap items-center justify-between gap-3">
+						{list.data ? <InvoiceTotalsCards totals={list.data.totals} /> : <span />}
+					</div>
+					<div className="flex flex-wrap justify-end gap-2">
+						{hasCompany ? <NewInvoiceDialog profiles={profiles.data ?? []} /> : null}
+					</div>
+					<InvoiceListFilters
+						values={values}
+						errors={fieldErrors}
+						onChange={(next) => setSearch(searchFromFilters(next, search), { replace: true })}
+					/>
+					{list.isError && !Object.keys(fieldErrors).length ? (
+						<Alert variant="error" title="The invoices could not be loaded">
+							{errorMessage(list.error)}
+						</Alert>
+					) : null}
+					{list.data?.invoices.length === 0 ? (
+						<p className="rounded-lg border border-dashed p-6 text-center text-muted-foreground text-sm">
+							No invoices match these filters.
+						</p>
+					) : list.data ? (
+						<div className={cn(list.isPlaceholderData && 'opacity-60 transition-opacity')}>
+							<InvoiceListTable invoices={list.data.invoices} today={todayLocal()} />
+						</div>
+					) : null}
+				</div>
+			)}
 		</InvoicesLayout>
 	)
 }
