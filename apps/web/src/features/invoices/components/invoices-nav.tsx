@@ -1,4 +1,4 @@
-import { FileText, Settings2 } from 'lucide-react'
+import { Database, FileText, Repeat, Settings2 } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { NavLink } from 'react-router'
 import { paths } from '#src/app/paths.ts'
@@ -6,6 +6,8 @@ import { cn } from '#src/components/ui/cn.ts'
 
 const sections = [
 	{ name: 'Invoices', to: paths.invoices, icon: FileText, end: true },
+	{ name: 'Recurring', to: paths.invoicesRecurring, icon: Repeat, end: false },
+	{ name: 'Workspace', to: paths.invoicesDatabase, icon: Database, end: false },
 	{ name: 'Settings', to: paths.invoicesSettings, icon: Settings2, end: false },
 ] as const
 
