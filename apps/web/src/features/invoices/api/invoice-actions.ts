@@ -7,6 +7,7 @@ import {
 	type Payment,
 	paymentSchema,
 } from '@blocksmith/contracts/invoice-documents.ts'
+import { invoiceEventListSchema, type SendInvoice } from '@blocksmith/contracts/invoice-sending.ts'
 import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod'
 import { ApiError, api } from '#src/lib/api-client.ts'
@@ -22,6 +23,19 @@ const encode = encodeURIComponent
 export const actionKeys = {
 	payments: (id: string) => ['invoices', 'document', id, 'payments'] as const,
 	creditNotes: (id: string) => ['invoices', 'document', id, 'credit-notes'] as const,
+	events: (id: string) => ['invoices', 'document', id, 'events'] as const,
+}
+
+/** The invoice's history, newest first. */
+export const eventsQuery = (invoiceId: string) =>
+	queryOptions({
+		queryKey: actionKeys.events(invoiceId),
+		queryFn: ({ signal }) => api(`${base}/${encode(invoiceId)}/events`, { schema: invoiceEventListSchema, signal }),
+	})
+
+/** E-mails the invoice with its PDF and link; what is left out is the client's address and the profile's text. */
+export async function sendInvoice(invoiceId: string, input: SendInvoice): Promise<Invoice> {
+	return api(`${base}/${encode(invoiceId)}/send`, { json: input, schema: invoiceSchema })
 }
 
 export const paymentsQuery = (invoiceId: string) =>

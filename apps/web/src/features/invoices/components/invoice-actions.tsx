@@ -17,8 +17,10 @@ import {
 import { errorMessage } from '#src/lib/api-client.ts'
 import { downloadInvoiceFile, type InvoiceFile, markSent, publicLink, voidInvoice } from '../api/invoice-actions.ts'
 import { CreditNoteDialog } from './credit-note-dialog.tsx'
+import { InvoiceHistoryDialog } from './invoice-history.tsx'
 import { PaymentDialog } from './payment-dialog.tsx'
 import { RecurringDialog } from './recurring-dialog.tsx'
+import { SendDialog } from './send-dialog.tsx'
 
 // What can be done with a finalized invoice or credit note. Drafts are the editor's business;
 // every action here ends by invalidating the 'invoices' prefix (list, document, payments).
@@ -37,6 +39,7 @@ export function InvoiceActions({ invoice }: { invoice: Invoice }) {
 	const isOpen = isInvoice && invoice.status !== 'void'
 	return (
 		<section aria-label="Invoice actions" className="flex flex-wrap gap-2">
+			{invoice.status === 'void' ? null : <SendDialog invoice={invoice} />}
 			<DownloadMenu invoice={invoice} />
 			<CopyLinkButton invoice={invoice} />
 			{isOpen && invoice.status === 'finalized' ? <MarkSentButton invoice={invoice} /> : null}
@@ -52,6 +55,7 @@ export function InvoiceActions({ invoice }: { invoice: Invoice }) {
 					}
 				/>
 			) : null}
+			<InvoiceHistoryDialog invoice={invoice} />
 			{isOpen ? <VoidButton invoice={invoice} /> : null}
 		</section>
 	)
