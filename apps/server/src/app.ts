@@ -26,6 +26,7 @@ import { createInvoiceRoutes } from './features/invoices/invoices.routes.ts'
 import { createInvoiceSendRoutes } from './features/invoices/invoices.send.routes.ts'
 import { createInvoiceTemplateRoutes } from './features/invoices/invoices.templates.routes.ts'
 import { createInvoiceVisitorRoutes } from './features/invoices/invoices.visitor.routes.ts'
+import { createInvoiceWorkspaceRoutes } from './features/invoices/invoices.workspace.routes.ts'
 import { createTime, type Time } from './features/time/time.module.ts'
 import { createTimeReportRoutes } from './features/time/time.reports.routes.ts'
 import { createTimeRoutes } from './features/time/time.routes.ts'
@@ -285,6 +286,7 @@ export function createApp(services: AppServices) {
 	)
 	app.route('/', createInvoiceRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createInvoiceTemplateRoutes({ auth, invoices: services.invoices.deps }))
+	app.route('/', createInvoiceWorkspaceRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createInvoiceDocumentRoutes({ auth, invoices: services.invoices.deps, time: services.time.deps }))
 	app.route('/', createInvoiceSendRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createInvoiceVisitorRoutes({ invoices: services.invoices.deps }))
