@@ -21,7 +21,10 @@ import { createChartRoutes } from './features/charts/charts.routes.ts'
 import { createForms, type Forms } from './features/forms/forms.module.ts'
 import { createFormRoutes } from './features/forms/forms.routes.ts'
 import { createInvoiceDocumentRoutes } from './features/invoices/invoices.documents.routes.ts'
+import { createInvoiceFilterRoutes } from './features/invoices/invoices.filters.routes.ts'
 import { createInvoices, type Invoices } from './features/invoices/invoices.module.ts'
+import { createRecurringRoutes } from './features/invoices/invoices.recurring.routes.ts'
+import { createRecurringQueue } from './features/invoices/invoices.recurring.ts'
 import { createInvoiceRoutes } from './features/invoices/invoices.routes.ts'
 import { createInvoiceSendRoutes } from './features/invoices/invoices.send.routes.ts'
 import { createInvoiceTemplateRoutes } from './features/invoices/invoices.templates.routes.ts'
@@ -152,6 +155,7 @@ export function createServices(options: {
 		stripeApiBaseUrl: config.stripeApiBaseUrl,
 		workspaces,
 	})
+	jobs.register(createRecurringQueue(() => invoices.deps))
 	return {
 		config,
 		database,
@@ -288,6 +292,8 @@ export function createApp(services: AppServices) {
 	app.route('/', createInvoiceTemplateRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createInvoiceWorkspaceRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createInvoiceDocumentRoutes({ auth, invoices: services.invoices.deps, time: services.time.deps }))
+	app.route('/', createRecurringRoutes({ auth, invoices: services.invoices.deps }))
+	app.route('/', createInvoiceFilterRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createInvoiceSendRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createInvoiceVisitorRoutes({ invoices: services.invoices.deps }))
 	app.route('/', createWorkspaceRoutes({ auth, workspaces: services.workspaces.deps }))
