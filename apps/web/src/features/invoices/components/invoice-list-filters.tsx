@@ -34,7 +34,11 @@ export function InvoiceListFilters({
 	const set = (key: keyof ListFilterValues, value: string) => onChange({ ...values, [key]: value })
 	const isFiltered = filterKeys.some((key) => values[key])
 	return (
-		<search aria-label="Filter invoices" className="grid grid-cols-2 items-end gap-3 md:grid-cols-4 xl:grid-cols-8">
+		<form
+			aria-label="Filter invoices"
+			onSubmit={(event) => event.preventDefault()}
+			className="grid grid-cols-2 items-end gap-3 md:grid-cols-4 xl:grid-cols-8"
+		>
 			<div className="col-span-2">
 				<DebouncedField label="Client or number" value={values.search} onChange={(value) => set('search', value)} />
 			</div>
@@ -86,7 +90,7 @@ export function InvoiceListFilters({
 					</Button>
 				</div>
 			) : null}
-		</search>
+		</form>
 	)
 }
 

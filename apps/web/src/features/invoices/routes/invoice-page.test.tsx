@@ -1,0 +1,202 @@
+import type { Invoice } from '@blocksmith/contracts/invoice-documents.ts'
+import type { Database } from '@blocksmith/contracts/workspaces.ts'
+import { screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, test } from 'vitest'
+import { renderApp } from '#src/core/billing/testing.tsx'
+import { json, mockApi, problem } from '#src/test/mock-api.tsx'
+import { makeInvoice } from '../lib/invoice-fixtures.ts'
+import { makeProfile } from '../lib/testing.ts'
+import { InvoicePage } from './invoice-page.tsx'
+
+const routes = [{ path: '/invoices/:id', Component: InvoicePage }]
+const invoicePath = '/dashboard/local_invoice/invoices/inv1'
+
+const projects: Database = {
+	id: 'db-projects',
+	workspaceId: 'ws1',
+	tool: 'local',
+	externalId: 'db-projects',
+	name: 'Projects',
+	icon: null,
+	url: null,
+	properties: [
+		{ id: 'name', name: 'Name', type: 'title' },
+		{ id: 'budget', name: 'Price', type: 'number' },
+		{ id: 'days', name: 'Quantity', type: 'number' },
+	],
+	sync: { state: 'idle', lastSyncedAt: null, nextSyncAt: null, lastError: null, rowCount: 2 },
+}
+const projectRows = ['Website', 'Mobile app', 'Brand book'].map((title, index) => ({
+	id: `row${index + 1}`,
+	externalId: `row${index + 1}`,
+	title,
+	values: { name: title, budget: 1000 * (index + 1), days: index + 1 },
+	url: null,
+	createdTime: '2026-01-01T10:00:00.000Z',
+	lastEditedTime: '2026-01-01T10:00:00.000Z',
+}))
+
+type Answer = (body: unknown) => Response | undefined
+
+/** The API with the draft `inv1` as the server holds it; PATCHes saved as sent unless `onPatch` answers. */
+function mockInvoice({ onPatch }: { onPatch?: Answer } = {}) {
+	let invoice: Invoice = makeInvoice()
+	const api = mockApi((call) => {
+		if (call.path === '/dashboard/local_invoice/settings') {
+			return json([makeProfile()])
+		}
+		if (call.path === invoicePath && call.method === 'GET') {
+			return json(invoice)
+		}
+		if (call.path === invoicePath && call.method === 'PATCH') {
+			const answer = onPatch?.(call.body)
+			if (answer) {
+				return answer
+			}
+			invoice = makeInvoice({ ...invoice, ...(call.body as Partial<Invoice>), updatedAt: new Date().toISOString() })
+			return json(invoice)
+		}
+		if (call.path === `${invoicePath}/lines/from_rows`) {
+			const { rowIds } = call.body as { rowIds: string[] }
+			const added = rowIds.map((id) => {
+				const row = projectRows.find((one) => one.id === id)
+				return {
+					description: row?.title ?? '',
+					quantity: String(row?.values.days),
+					unit: null,
+					unitPrice: String(row?.values.budget),
+					discount: null,
+					taxRateId: 'rate1',
+				}
+			})
+			invoice = makeInvoice({ ...invoice, lines: [...invoice.lines, ...added] })
+			return json(invoice)
+		}
+		if (call.path === `${invoicePath}/finalize`) {
+			invoice = makeInvoice({ ...invoice, status: 'finalized', number: 'INV-2026-0042' })
+			return json(invoice)
+		}
+		if (call.path === '/dashboard/workspaces') {
+			return json([
+				{
+					id: 'ws1',
+					tool: 'local',
+					name: 'Sample',
+					icon: null,
+					status: 'connected',
+					databasesCount: 1,
+					createdAt: '2026-01-01T10:00:00.000Z',
+				},
+			])
+		}
+		if (call.path === '/dashboard/local/databases') {
+			return json([projects])
+		}
+		if (call.path === '/dashboard/local/databases/db-projects/rows') {
+			return json({ rows: projectRows, total: projectRows.length, offset: 0, limit: 100 })
+		}
+		return undefined
+	})
+	return api
+}
+
+const patches = (calls: { method: string; path: string; body: unknown }[]) =>
+	calls.filter((call) => call.method === 'PATCH' && call.path === invoicePath)
+
+describe('the invoice editor', () => {
+	test('a change is saved after typing rests, with the totals following as typed', async () => {
+		const { calls } = mockInvoice()
+		const { user } = renderApp(routes, '/invoices/inv1')
+		const line = await screen.findByRole('listitem', { name: 'Line 1' })
+		const totals = screen.getByRole('region', { name: 'Totals' })
+		expect(totals).toHaveTextContent('1.190,00 €')
+		const price = within(line).getByRole('textbox', { name: /Unit price/ })
+		await user.clear(price)
+		await user.type(price, '120.50')
+		// 10 × 120.50 = 1205.00, VAT 19 % = 228.95, in the profile's locale (de-DE): the money core, before the server answers.
+		expect(totals).toHaveTextContent('1.433,95 €')
+		expect(totals).toHaveTextContent('228,95 €')
+		expect(await screen.findByText('Saved', {}, { timeout: 3000 })).toBeInTheDocument()
+		// One save for the pause, not one per key.
+		expect(patches(calls)).toHaveLength(1)
+		expect(patches(calls)[0]?.body).toMatchObject({
+			lines: [{ description: 'Design', quantity: '10', unitPrice: '120.50', taxRateId: 'rate1' }],
+			client: { name: 'Globex' },
+			currency: 'EUR',
+		})
+	})
+
+	test("a 400's field error shows on the field it names", async () => {
+		mockInvoice({
+			onPatch: () =>
+				problem(400, 'VALIDATION', 'Check the marked fields.', [
+					{ field: 'lines.1.unitPrice', message: 'Enter a price such as 100.00 (at most 6 decimals).' },
+				]),
+		})
+		const { user } = renderApp(routes, '/invoices/inv1')
+		await screen.findByRole('listitem', { name: 'Line 1' })
+		await user.click(screen.getByRole('button', { name: 'Add a line' }))
+		const second = screen.getByRole('listitem', { name: 'Line 2' })
+		await user.type(within(second).getByRole('textbox', { name: 'Description' }), 'Hosting')
+		const price = within(second).getByRole('textbox', { name: /Unit price/ })
+		await waitFor(() => expect(price).toHaveAccessibleDescription(/at most 6 decimals/), { timeout: 3000 })
+		expect(price).toHaveAttribute('aria-invalid', 'true')
+		expect(
+			within(screen.getByRole('listitem', { name: 'Line 1' })).getByRole('textbox', { name: /Unit price/ }),
+		).not.toHaveAttribute('aria-invalid', 'true')
+		expect(screen.getByRole('status')).toHaveTextContent('Not saved')
+	})
+
+	test('adds lines from ticked rows with the mapping chosen', async () => {
+		const { calls } = mockInvoice()
+		const { user } = renderApp(routes, '/invoices/inv1')
+		await screen.findByRole('listitem', { name: 'Line 1' })
+		await user.click(screen.getByRole('button', { name: 'Add from rows' }))
+		const dialog = await screen.findByRole('dialog', { name: 'Add lines from rows' })
+		await user.selectOptions(await within(dialog).findByRole('combobox', { name: /Database/ }), 'db-projects')
+		// The title and the price-like property are guessed; the quantity is chosen.
+		expect(within(dialog).getByRole('combobox', { name: /Description/ })).toHaveValue('name')
+		expect(within(dialog).getByRole('combobox', { name: /Unit price/ })).toHaveValue('budget')
+		await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Quantity' }), 'days')
+		await user.click(await within(dialog).findByRole('checkbox', { name: 'Website' }))
+		await user.click(within(dialog).getByRole('checkbox', { name: 'Brand book' }))
+		await user.click(within(dialog).getByRole('button', { name: 'Add 2 lines' }))
+		await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+		expect(calls.find((call) => call.path.endsWith('/lines/from_rows'))?.body).toEqual({
+			databaseId: 'db-projects',
+			rowIds: ['row1', 'row3'],
+			mapping: { description: 'name', unitPrice: 'budget', quantity: 'days' },
+			taxRateId: 'rate1',
+		})
+		const third = screen.getByRole('listitem', { name: 'Line 3' })
+		expect(within(third).getByRole('textbox', { name: 'Description' })).toHaveValue('Brand book')
+		expect(within(third).getByRole('textbox', { name: /Unit price/ })).toHaveValue('3000')
+		// 1000 + 1000 + 9000 net, 19 % VAT.
+		expect(screen.getByRole('region', { name: 'Totals' })).toHaveTextContent('13.090,00 €')
+	})
+
+	test('finalizes only after the confirmation, which names the number it gets', async () => {
+		const { calls } = mockInvoice()
+		const { user } = renderApp(routes, '/invoices/inv1')
+		await screen.findByRole('listitem', { name: 'Line 1' })
+		await user.click(screen.getByRole('button', { name: 'Finalize' }))
+		const confirm = await screen.findByRole('alertdialog', { name: 'Finalize this invoice?' })
+		expect(confirm).toHaveTextContent('INV-2026-0042')
+		expect(confirm).toHaveTextContent('can no longer change')
+		await user.click(within(confirm).getByRole('button', { name: 'Cancel' }))
+		expect(calls.some((call) => call.path.endsWith('/finalize'))).toBe(false)
+
+		await user.click(screen.getByRole('button', { name: 'Finalize' }))
+		await user.click(
+			within(await screen.findByRole('alertdialog', { name: 'Finalize this invoice?' })).getByRole('button', {
+				name: 'Finalize',
+			}),
+		)
+		expect(await screen.findByRole('heading', { name: 'Invoice INV-2026-0042' })).toBeInTheDocument()
+		// Read-only now: the lines as a table, no inputs, and the actions on it.
+		expect(screen.getByRole('table', { name: 'Lines' })).toHaveTextContent('Design')
+		expect(screen.queryByRole('textbox')).toBeNull()
+		expect(screen.getByRole('region', { name: 'Invoice actions' })).toBeInTheDocument()
+		expect(screen.getByRole('region', { name: 'Totals' })).toHaveTextContent('Due')
+	})
+})

@@ -1,0 +1,125 @@
+import type { InvoiceList } from '@blocksmith/contracts/invoice-documents.ts'
+import { screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, test } from 'vitest'
+import { renderApp } from '#src/core/billing/testing.tsx'
+import { json, mockApi } from '#src/test/mock-api.tsx'
+import { todayLocal } from '../lib/invoice-draft.ts'
+import { makeInvoice } from '../lib/invoice-fixtures.ts'
+import { makeProfile } from '../lib/testing.ts'
+import { InvoicesPage } from './invoices-page.tsx'
+
+const routes = [
+	{ path: '/invoices', Component: InvoicesPage },
+	{ path: '/invoices/:id', Component: () => <p>The editor</p> },
+]
+const listPath = '/dashboard/local_invoice/invoices'
+
+function daysAgo(days: number): string {
+	const date = new Date()
+	date.setDate(date.getDate() - days)
+	return todayLocal(date)
+}
+
+const overdue = makeInvoice({
+	id: 'inv-late',
+	number: 'INV-2026-0007',
+	status: 'sent',
+	isOverdue: true,
+	client: { name: 'Initech', address: null, email: null, taxId: null },
+	dueDate: daysAgo(3),
+	due: { minor: 119000, decimal: '1190.00' },
+})
+const paid = makeInvoice({ id: 'inv-paid', number: 'INV-2026-0006', status: 'paid' })
+const draft = makeInvoice({ id: 'inv-draft' })
+
+const list: InvoiceList = {
+	invoices: [draft, overdue, paid],
+	totals: [
+		{ status: 'draft', currency: 'EUR', count: 1, totalMinor: 119000, dueMinor: 119000 },
+		{ status: 'sent', currency: 'EUR', count: 2, totalMinor: 238000, dueMinor: 150000 },
+		{ status: 'sent', currency: 'JPY', count: 1, totalMinor: 5000, dueMinor: 5000 },
+		{ status: 'overdue', currency: 'EUR', count: 1, totalMinor: 119000, dueMinor: 119000 },
+		{ status: 'paid', currency: 'EUR', count: 1, totalMinor: 119000, dueMinor: 0 },
+	],
+}
+
+function mockList(answer: (search: URLSearchParams) => InvoiceList = () => list) {
+	return mockApi((call) => {
+		if (call.path === '/dashboard/local_invoice/settings') {
+			return json([makeProfile()])
+		}
+		if (call.path === listPath && call.method === 'GET') {
+			return json(answer(call.search))
+		}
+		return undefined
+	})
+}
+
+describe('the invoices list', () => {
+	test('shows the totals by status and currency, the overdue one highlighted with its days', async () => {
+		mockList()
+		renderApp(routes, '/invoices')
+		const totals = await screen.findByRole('region', { name: 'Totals by status' })
+		expect(within(totals).getByRole('region', { name: 'Draft' })).toHaveTextContent('€1,190.00')
+		// Outstanding adds up what is left to pay of everything not paid, each currency on its own.
+		const outstanding = within(totals).getByRole('region', { name: 'Outstanding' })
+		expect(outstanding).toHaveTextContent('€1,500.00')
+		expect(outstanding).toHaveTextContent('¥5,000')
+		const late = within(totals).getByRole('region', { name: 'Overdue' })
+		expect(late).toHaveTextContent('(1)')
+		expect(late).toHaveTextContent('€1,190.00')
+		expect(within(late).getByRole('heading')).toHaveClass('text-error')
+		expect(within(totals).getByRole('region', { name: 'Paid' })).toHaveTextContent('€1,190.00')
+
+		const table = screen.getByRole('table', { name: 'Invoices' })
+		const row = within(table).getByRole('row', { name: /INV-2026-0007/ })
+		expect(within(row).getByText('Overdue by 3 days')).toHaveClass('text-error')
+		expect(within(row).getByText('Overdue')).toBeInTheDocument()
+		expect(within(row).getByText('Initech')).toBeInTheDocument()
+		expect(within(table).getByRole('link', { name: 'Draft' })).toHaveAttribute('href', '/invoices/inv-draft')
+		expect(within(within(table).getByRole('row', { name: /INV-2026-0006/ })).getByText('Paid')).toBeInTheDocument()
+	})
+
+	test('the filters go into the address and the request; the overdue status asks the server for it', async () => {
+		const { calls } = mockList((search) =>
+			search.get('status') === 'overdue' ? { invoices: [overdue], totals: list.totals } : list,
+		)
+		const { user, router } = renderApp(routes, '/invoices')
+		await screen.findByRole('table', { name: 'Invoices' })
+		await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'overdue')
+		await waitFor(() => expect(screen.queryByRole('row', { name: /INV-2026-0006/ })).toBeNull())
+		expect(router.state.location.search).toBe('?status=overdue')
+		expect(calls.at(-1)?.search.get('status')).toBe('overdue')
+		await user.type(screen.getByRole('textbox', { name: 'Total from' }), '1000')
+		await waitFor(() => expect(calls.at(-1)?.search.get('amountMin')).toBe('1000'))
+		expect(router.state.location.search).toContain('amountMin=1000')
+	})
+
+	test('with no invoices, the empty state creates the first draft and opens it', async () => {
+		const { calls } = mockApi((call) => {
+			if (call.path === '/dashboard/local_invoice/settings') {
+				return json([makeProfile()])
+			}
+			if (call.path === listPath && call.method === 'GET') {
+				return json({ invoices: [], totals: [] })
+			}
+			if (call.path === listPath && call.method === 'POST') {
+				return json(makeInvoice({ id: 'new1' }), 201)
+			}
+			return undefined
+		})
+		const { user } = renderApp(routes, '/invoices')
+		expect(await screen.findByRole('heading', { name: 'No invoices yet' })).toBeInTheDocument()
+		await user.click(screen.getByRole('button', { name: 'New invoice' }))
+		const dialog = await screen.findByRole('dialog', { name: 'New invoice' })
+		await user.type(within(dialog).getByRole('textbox', { name: /Client/ }), 'Globex')
+		await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Currency' }), 'JPY')
+		await user.click(within(dialog).getByRole('button', { name: 'Create the draft' }))
+		expect(await screen.findByText('The editor')).toBeInTheDocument()
+		expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+			profileId: 'prof1',
+			currency: 'JPY',
+			client: { name: 'Globex' },
+		})
+	})
+})
