@@ -5,6 +5,7 @@ import { cardDeclined, invalidRequest, missingParam, unsupported } from './error
 import type { MissingPaymentMethod } from './objects.ts'
 import { checkoutSession, portalSession } from './objects-sessions.ts'
 import { newId, type Params } from './params.ts'
+import { completePaymentCheckout, createPaymentCheckoutSession } from './payments.ts'
 import type { CardBehaviour, Ctx } from './store.ts'
 import { createSubscription } from './subscriptions.ts'
 
@@ -39,7 +40,7 @@ export function createCheckoutSession(ctx: Ctx, params: Params): Stripe.Checkout
 		throw missingParam('mode')
 	}
 	if (mode === 'payment') {
-		throw unsupported('mode', 'payment')
+		return createPaymentCheckoutSession(ctx, params)
 	}
 	const uiMode = params.string('ui_mode')
 	if (uiMode && uiMode !== 'hosted' && uiMode !== 'hosted_page') {
@@ -168,6 +169,9 @@ export function successRedirect(session: Stripe.Checkout.Session): string | null
  */
 export function completeCheckout(ctx: Ctx, id: string, input: CheckoutCompletion = {}): Stripe.Checkout.Session {
 	const session = ctx.store.checkoutSession(id)
+	if (session.mode === 'payment' && session.status === 'open') {
+		return completePaymentCheckout(ctx, session, input)
+	}
 	const extras = ctx.store.checkoutExtras.get(id)
 	if (session.status !== 'open' || !extras) {
 		throw invalidRequest(`This Checkout Session is no longer active (status: ${session.status}).`)

@@ -35,6 +35,8 @@ export class EventLog {
 	readonly records: EventRecord[] = []
 	/** Set by the API layer while a request runs, so its events carry `request.id` and the idempotency key. */
 	request: RequestInfo | null = null
+	/** Told of every event as it is recorded (payments.ts delivers to webhook endpoints from here). */
+	readonly listeners: Array<(record: EventRecord) => void> = []
 	private target: WebhookTarget | null
 	private paused: boolean
 	private readonly queue: EventRecord[] = []
@@ -76,6 +78,9 @@ export class EventLog {
 		} as unknown as Stripe.Event
 		const record: EventRecord = { event, delivered: false, failed: false, attempts: [] }
 		this.records.push(record)
+		for (const listener of this.listeners) {
+			listener(record)
+		}
 		if (this.target) {
 			this.queue.push(record)
 			this.kick()

@@ -50,6 +50,7 @@ import { EventLog, type WebhookTarget } from './events.ts'
 import { type Env, installPlumbing } from './http.ts'
 import { type PriceSeed, price, product } from './objects.ts'
 import { installPages } from './pages.ts'
+import { installPaymentApi } from './payments.ts'
 import { type CardBehaviour, type Ctx, FakeStripeStore } from './store.ts'
 import type { FakeEventView, FakeStripe, FakeStripeOptions } from './types.ts'
 
@@ -160,6 +161,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
 		},
 	})
 	installApi(app, ctx)
+	installPaymentApi(app, ctx)
 	installPages(app, ctx, controls)
 
 	const server = createAdaptorServer({ fetch: app.fetch }) as Server

@@ -4,7 +4,7 @@ import { newId } from './params.ts'
 /** Builders of the Checkout session, billing portal session and subscription schedule objects. */
 
 export function checkoutSession(input: {
-	mode: 'subscription' | 'setup'
+	mode: 'subscription' | 'setup' | 'payment'
 	customer: string | null
 	customerEmail: string | null
 	successUrl: string

@@ -4,6 +4,7 @@ import { formatMoney, intervalOf, productName } from './billing.ts'
 import { StripeApiError } from './errors.ts'
 import { type Env, json } from './http.ts'
 import { isRecord, parseForm } from './params.ts'
+import { formatAmount, paymentLines } from './payments.ts'
 import { type CardBehaviour, type Ctx, idOf } from './store.ts'
 import type { FakeStripeControls } from './types.ts'
 
@@ -63,7 +64,16 @@ function checkoutPage(ctx: Ctx, session: Stripe.Checkout.Session, error = ''): R
 	const heading =
 		session.mode === 'setup'
 			? '<h1>Save a card for future payments</h1>'
-			: `<h1>Subscribe</h1><p class="amount">${formatMoney(dueNow, session.currency ?? 'usd')} due today</p><table>${lines}</table>${trial}`
+			: session.mode === 'payment'
+				? `<h1>Pay</h1><p class="amount">${formatAmount(dueNow, session.currency ?? 'usd')}</p><table>${paymentLines(
+						ctx.store,
+						session.id,
+					)
+						.map(
+							(line) => `<tr><td>${escapeHtml(line.name)}${line.quantity > 1 ? ` × ${line.quantity}` : ''}</td></tr>`,
+						)
+						.join('')}</table>`
+				: `<h1>Subscribe</h1><p class="amount">${formatMoney(dueNow, session.currency ?? 'usd')} due today</p><table>${lines}</table>${trial}`
 	const known = session.customer ? ctx.store.customers.get(String(session.customer))?.email : session.customer_email
 	const email = known
 		? `<p class="muted">Paying as ${escapeHtml(known)}</p>`
