@@ -293,7 +293,10 @@ export function checkInvoiceMapping(mapping: InvoiceDatabaseMapping, target: Map
 		}
 		usedBy.set(property.id, field)
 	}
-	const status = mapping.status ? target.properties.find((property) => property.id === mapping.status) : undefined
+	// Options are checked against a status property that can hold them (else its own error says so).
+	const status = target.properties.find(
+		(property) => property.id === mapping.status && fieldTypes.status.includes(property.type),
+	)
 	for (const key of rowStatusKeys) {
 		const option = mapping.statusOptions[key]
 		if (option !== null && status && !(status.options ?? []).some((candidate) => candidate.name === option)) {
