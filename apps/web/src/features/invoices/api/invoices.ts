@@ -9,6 +9,11 @@ import {
 	type UpdateInvoice,
 } from '@blocksmith/contracts/invoice-documents.ts'
 import {
+	type CreateInvoiceFilter,
+	type InvoiceFilter,
+	invoiceFilterSchema,
+} from '@blocksmith/contracts/invoice-filters.ts'
+import {
 	type CreateInvoiceProfile,
 	type InvoiceDesign,
 	type InvoiceProfile,
@@ -17,7 +22,7 @@ import {
 } from '@blocksmith/contracts/invoices.ts'
 import { timeViewSchema } from '@blocksmith/contracts/time-reports.ts'
 import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
-import { keepPreviousData, queryOptions } from '@tanstack/react-query'
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { z } from 'zod'
 import { ApiError, api } from '#src/lib/api-client.ts'
 import { readToken } from '#src/lib/token-store.ts'
@@ -36,6 +41,7 @@ export const invoiceKeys = {
 	invoice: (id: string) => ['invoices', 'invoice', id] as const,
 	pdf: (id: string, version: string) => ['invoices', 'pdf', id, version] as const,
 	timeViews: ['invoices', 'time-views'] as const,
+	filters: ['invoices', 'filters'] as const,
 	preview: (profileId: string, design: InvoiceDesign, version: string) =>
 		['invoices', 'preview', profileId, design, version] as const,
 }
@@ -101,14 +107,24 @@ export type InvoiceListFilters = {
 	amountMin?: string | undefined
 	amountMax?: string | undefined
 	search?: string | undefined
-	filterId?: string | undefined
+	kind?: string | undefined
 }
 
+/** A page of the list; `nextCursor` (when the server gives one) reads the next. */
+const invoicePageSchema = invoiceListSchema.extend({ nextCursor: z.string().nullable().optional() })
+type InvoicePage = InvoiceList & { nextCursor?: string | null | undefined }
+
 export function invoicesQuery(filters: InvoiceListFilters) {
-	return queryOptions({
+	return infiniteQueryOptions({
 		queryKey: invoiceKeys.list(filters),
-		queryFn: ({ signal }): Promise<InvoiceList> =>
-			api(documents, { query: filters, schema: invoiceListSchema, signal }),
+		queryFn: ({ signal, pageParam }): Promise<InvoicePage> =>
+			api(documents, {
+				query: { ...filters, ...(pageParam ? { cursor: pageParam } : {}) },
+				schema: invoicePageSchema,
+				signal,
+			}),
+		initialPageParam: '',
+		getNextPageParam: (page) => page.nextCursor ?? undefined,
 		placeholderData: keepPreviousData,
 	})
 }
@@ -170,4 +186,46 @@ export const timeViewsQuery = queryOptions({
 /** The invoice drawn as a PDF by the server (with its profile's design), as a Blob for an object URL. */
 export async function fetchInvoicePdf(id: string, signal?: AbortSignal): Promise<Blob> {
 	return fetchPdf(`${documents}/${encode(id)}/pdf`, signal)
+}
+
+// ---- saved filters and the CSV export ------------------------------------------------------------
+
+const filtersPath = '/dashboard/local/invoice_filter'
+
+export const invoiceFiltersQuery = queryOptions({
+	queryKey: invoiceKeys.filters,
+	queryFn: ({ signal }): Promise<InvoiceFilter[]> => api(filtersPath, { schema: z.array(invoiceFilterSchema), signal }),
+})
+
+export async function createInvoiceFilter(input: CreateInvoiceFilter): Promise<InvoiceFilter> {
+	return api(filtersPath, { json: input, schema: invoiceFilterSchema })
+}
+
+export async function deleteInvoiceFilter(id: string): Promise<void> {
+	await api(`${filtersPath}/${encode(id)}`, { method: 'DELETE' })
+}
+
+/** The list as CSV with the same filters (every page), saved as a file. */
+export async function downloadInvoicesCsv(filters: InvoiceListFilters): Promise<void> {
+	const search = new URLSearchParams()
+	for (const [key, value] of Object.entries(filters)) {
+		if (value) {
+			search.set(key, value)
+		}
+	}
+	const headers = new Headers({ accept: 'text/csv' })
+	const token = readToken()
+	if (token) {
+		headers.set('authorization', `Bearer ${token}`)
+	}
+	const response = await fetch(`${base}/invoices_export?${search}`, { headers })
+	if (!response.ok) {
+		throw new ApiError({ status: response.status, code: 'EXPORT_FAILED', detail: 'The export failed. Try again.' })
+	}
+	const url = URL.createObjectURL(await response.blob())
+	const link = document.createElement('a')
+	link.href = url
+	link.download = 'invoices.csv'
+	link.click()
+	setTimeout(() => URL.revokeObjectURL(url), 1000)
 }

@@ -26,10 +26,13 @@ export function InvoiceListFilters({
 	values,
 	errors,
 	onChange,
+	clientLabel,
 }: {
 	values: ListFilterValues
 	errors: FieldErrors
 	onChange: (values: ListFilterValues) => void
+	/** The client's name when `clientId` is a row id. */
+	clientLabel?: string | undefined
 }) {
 	const set = (key: keyof ListFilterValues, value: string) => onChange({ ...values, [key]: value })
 	const isFiltered = filterKeys.some((key) => values[key])
@@ -37,7 +40,7 @@ export function InvoiceListFilters({
 		<form
 			aria-label="Filter invoices"
 			onSubmit={(event) => event.preventDefault()}
-			className="grid grid-cols-2 items-end gap-3 md:grid-cols-4 xl:grid-cols-8"
+			className="grid grid-cols-2 items-end gap-3 md:grid-cols-4 xl:grid-cols-9"
 		>
 			<div className="col-span-2">
 				<DebouncedField label="Client or number" value={values.search} onChange={(value) => set('search', value)} />
@@ -49,6 +52,13 @@ export function InvoiceListFilters({
 							{label}
 						</option>
 					))}
+				</NativeSelect>
+			</Field>
+			<Field label="Kind">
+				<NativeSelect value={values.kind} onChange={(event) => set('kind', event.target.value)}>
+					<option value="">Invoices and credit notes</option>
+					<option value="invoice">Invoices</option>
+					<option value="credit_note">Credit notes</option>
 				</NativeSelect>
 			</Field>
 			<Field label="Currency" error={errors.currency}>
@@ -80,7 +90,13 @@ export function InvoiceListFilters({
 				onChange={(value) => set('amountMax', value)}
 			/>
 			{isFiltered ? (
-				<div className="col-span-2 md:col-span-4 xl:col-span-8">
+				<div className="col-span-2 flex flex-wrap items-center gap-2 md:col-span-4 xl:col-span-9">
+					{values.clientId ? (
+						<Button variant="outline" size="sm" onClick={() => set('clientId', '')}>
+							Client: {clientLabel ?? values.clientId} <X aria-hidden />
+							<span className="sr-only">(remove)</span>
+						</Button>
+					) : null}
 					<Button
 						variant="ghost"
 						size="sm"

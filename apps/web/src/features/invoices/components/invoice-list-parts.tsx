@@ -78,7 +78,16 @@ export function InvoiceTotalsCards({ totals }: { totals: InvoiceList['totals'] }
 	)
 }
 
-export function InvoiceListTable({ invoices, today }: { invoices: Invoice[]; today: string }) {
+export function InvoiceListTable({
+	invoices,
+	today,
+	onClient,
+}: {
+	invoices: Invoice[]
+	today: string
+	/** Filters the list by the client (its row id, or its name when typed in). */
+	onClient: (clientId: string) => void
+}) {
 	return (
 		<Table aria-label="Invoices">
 			<TableHeader>
@@ -100,7 +109,20 @@ export function InvoiceListTable({ invoices, today }: { invoices: Invoice[]; tod
 								{invoice.number ?? 'Draft'}
 							</Link>
 						</TableCell>
-						<TableCell className="max-w-56 truncate">{invoice.client?.name ?? '—'}</TableCell>
+						<TableCell className="max-w-56 truncate">
+							{invoice.client ? (
+								<button
+									type="button"
+									className="truncate underline-offset-4 hover:underline"
+									title={`Only ${invoice.client.name}`}
+									onClick={() => onClient(invoice.clientRow?.rowId ?? invoice.client?.name ?? '')}
+								>
+									{invoice.client.name}
+								</button>
+							) : (
+								'—'
+							)}
+						</TableCell>
 						<TableCell>{invoice.issueDate}</TableCell>
 						<TableCell>
 							<span className="grid">

@@ -3,7 +3,17 @@ import type { InvoiceListFilters } from '../api/invoices.ts'
 // The list's filters as the address holds them (`?status=overdue&currency=EUR`), and as the API
 // takes them: empty fields are left out, so the address stays short and the cache key stable.
 
-export const filterKeys = ['search', 'status', 'currency', 'from', 'to', 'amountMin', 'amountMax'] as const
+export const filterKeys = [
+	'search',
+	'clientId',
+	'status',
+	'kind',
+	'currency',
+	'from',
+	'to',
+	'amountMin',
+	'amountMax',
+] as const
 export type ListFilterValues = Record<(typeof filterKeys)[number], string>
 
 export function filtersFromSearch(search: URLSearchParams): ListFilterValues {

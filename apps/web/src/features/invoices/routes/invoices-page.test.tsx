@@ -1,6 +1,6 @@
 import type { InvoiceList } from '@blocksmith/contracts/invoice-documents.ts'
 import { screen, waitFor, within } from '@testing-library/react'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { renderApp } from '#src/core/billing/testing.tsx'
 import { json, mockApi } from '#src/test/mock-api.tsx'
 import { todayLocal } from '../lib/invoice-draft.ts'
@@ -120,6 +120,64 @@ describe('the invoices list', () => {
 			profileId: 'prof1',
 			currency: 'JPY',
 			client: { name: 'Globex' },
+		})
+	})
+
+	test('a saved filter applies its fields; the current filters are saved under a name; the CSV has the same filters', async () => {
+		const saved = {
+			id: 'f1',
+			name: 'Late euros',
+			filter: { status: 'overdue', currency: 'EUR' },
+			createdAt: '2026-11-01T10:00:00.000Z',
+			updatedAt: '2026-11-01T10:00:00.000Z',
+		}
+		const { calls } = mockApi((call) => {
+			if (call.path === '/dashboard/local_invoice/settings') {
+				return json([makeProfile()])
+			}
+			if (call.path === listPath) {
+				return json(list)
+			}
+			if (call.path === '/dashboard/local/invoice_filter' && call.method === 'GET') {
+				return json([saved])
+			}
+			if (call.path === '/dashboard/local/invoice_filter' && call.method === 'POST') {
+				return json({ ...saved, id: 'f2', ...(call.body as object) }, 201)
+			}
+			if (call.path === '/dashboard/local_invoice/invoices_export') {
+				return new Response('number,client\n', { headers: { 'content-type': 'text/csv' } })
+			}
+			return undefined
+		})
+		vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:csv')
+		vi.spyOn(URL, 'revokeObjectURL').mockReturnValue(undefined)
+		const { user, router } = renderApp(routes, '/invoices')
+		await user.selectOptions(await screen.findByRole('combobox', { name: 'Saved filters' }), 'f1')
+		await waitFor(() => expect(router.state.location.search).toBe('?status=overdue&currency=EUR'))
+		expect(screen.getByRole('combobox', { name: 'Status' })).toHaveValue('overdue')
+		expect(screen.getByRole('button', { name: 'Delete the filter Late euros' })).toBeInTheDocument()
+
+		await user.selectOptions(screen.getByRole('combobox', { name: 'Kind' }), 'credit_note')
+		await user.click(await screen.findByRole('button', { name: 'Save these filters' }))
+		const dialog = await screen.findByRole('dialog', { name: 'Save these filters' })
+		await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Late credits')
+		await user.click(within(dialog).getByRole('button', { name: 'Save' }))
+		await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+		expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+			name: 'Late credits',
+			filter: { status: 'overdue', kind: 'credit_note', currency: 'EUR' },
+		})
+
+		await user.click(screen.getByRole('button', { name: 'Export CSV' }))
+		const exported = await waitFor(() => {
+			const call = calls.find((one) => one.path.endsWith('/invoices_export'))
+			expect(call).toBeDefined()
+			return call
+		})
+		expect(Object.fromEntries(exported?.search ?? [])).toEqual({
+			status: 'overdue',
+			kind: 'credit_note',
+			currency: 'EUR',
 		})
 	})
 })

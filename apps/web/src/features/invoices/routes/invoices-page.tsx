@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query'
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { Building2, FileText } from 'lucide-react'
 import { Link, useSearchParams } from 'react-router'
 import { paths } from '#src/app/paths.ts'
@@ -12,6 +12,7 @@ import { invoicesQuery, profilesQuery } from '../api/invoices.ts'
 import { InvoiceListFilters } from '../components/invoice-list-filters.tsx'
 import { NewInvoiceDialog } from '../components/invoice-list-new.tsx'
 import { InvoiceListTable, InvoiceTotalsCards } from '../components/invoice-list-parts.tsx'
+import { InvoiceListSaved } from '../components/invoice-list-saved.tsx'
 import { InvoicesLayout } from '../components/invoices-nav.tsx'
 import { todayLocal } from '../lib/invoice-draft.ts'
 import { filterKeys, filtersFromSearch, queryFromFilters, searchFromFilters } from '../lib/invoice-list-filters.ts'
@@ -26,7 +27,15 @@ export function InvoicesPage() {
 	const values = filtersFromSearch(search)
 	const isFiltered = filterKeys.some((key) => values[key])
 	const profiles = useQuery(profilesQuery)
-	const list = useQuery({ ...invoicesQuery(queryFromFilters(values)), meta: { isErrorShownInPage: true } })
+	const pages = useInfiniteQuery({ ...invoicesQuery(queryFromFilters(values)), meta: { isErrorShownInPage: true } })
+	const list = {
+		...pages,
+		data: pages.data
+			? { invoices: pages.data.pages.flatMap((page) => page.invoices), totals: pages.data.pages[0]?.totals ?? [] }
+			: undefined,
+	}
+	const apply = (next: typeof values) => setSearch(searchFromFilters(next, search), { replace: true })
+	const clientLabel = list.data?.invoices.find((invoice) => invoice.clientRow?.rowId === values.clientId)?.client?.name
 	const hasCompany = (profiles.data?.length ?? 0) > 0
 	const fieldErrors =
 		list.error instanceof ApiError
@@ -77,17 +86,12 @@ export function InvoicesPage() {
 				)
 			) : (
 				<div className="grid gap-5">
-					<div className="flex flex-wrap items-center justify-between gap-3">
-						{list.data ? <InvoiceTotalsCards totals={list.data.totals} /> : <span />}
-					</div>
-					<div className="flex flex-wrap justify-end gap-2">
+					<div className="flex flex-wrap items-end justify-between gap-3">
+						<InvoiceListSaved values={values} onApply={apply} />
 						{hasCompany ? <NewInvoiceDialog profiles={profiles.data ?? []} /> : null}
 					</div>
-					<InvoiceListFilters
-						values={values}
-						errors={fieldErrors}
-						onChange={(next) => setSearch(searchFromFilters(next, search), { replace: true })}
-					/>
+					{list.data ? <InvoiceTotalsCards totals={list.data.totals} /> : null}
+					<InvoiceListFilters values={values} errors={fieldErrors} onChange={apply} clientLabel={clientLabel} />
 					{list.isError && !Object.keys(fieldErrors).length ? (
 						<Alert variant="error" title="The invoices could not be loaded">
 							{errorMessage(list.error)}
@@ -99,7 +103,18 @@ export function InvoicesPage() {
 						</p>
 					) : list.data ? (
 						<div className={cn(list.isPlaceholderData && 'opacity-60 transition-opacity')}>
-							<InvoiceListTable invoices={list.data.invoices} today={todayLocal()} />
+							<InvoiceListTable
+								invoices={list.data.invoices}
+								today={todayLocal()}
+								onClient={(clientId) => apply({ ...values, clientId })}
+							/>
+						</div>
+					) : null}
+					{pages.hasNextPage ? (
+						<div className="flex justify-center">
+							<Button variant="outline" onClick={() => void pages.fetchNextPage()} isLoading={pages.isFetchingNextPage}>
+								Show more
+							</Button>
 						</div>
 					) : null}
 				</div>
