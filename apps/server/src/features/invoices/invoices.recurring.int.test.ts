@@ -204,10 +204,11 @@ describe('runs', () => {
 		])
 	})
 
-	test('`send` finalizes with the next number and sends; run_now produces the next run today', async () => {
+	test('`send` finalizes with the next number and e-mails it; run_now produces the next run today', async () => {
 		const s = await setUp()
 		today('2027-05-02')
-		const body = await source(s)
+		const email = `billing-${Date.now()}@northwind.test`
+		const body = await source(s, { client: { ...client, email } })
 		const finalized = await t.request('POST', `${invoices}/${body.id}/finalize`, { token: s.token })
 		expect(finalized.status).toBe(200)
 		const first = Number(/(\d+)$/.exec(finalized.body.number)?.[1])
@@ -217,9 +218,25 @@ describe('runs', () => {
 		expect(now.body).toMatchObject({ status: 'sent', issueDate: '2027-05-02', recurrenceId: series.id })
 		expect(now.body.number).toBe(finalized.body.number.replace(/\d+$/, String(first + 1).padStart(4, '0')))
 		expect(now.body.sentAt).not.toBeNull()
+		const mail = await t.waitForMail(email, new RegExp(now.body.number))
+		expect(mail.links.some((link) => link.includes(now.body.publicToken))).toBe(true)
 		const read = await t.request('GET', `${base}/${series.id}`, { token: s.token })
 		// The run scheduled for 1 June was the one sent now: the series goes on from 1 July.
-		expect(read.body).toMatchObject({ runs: 1, nextDate: '2027-07-01', lastDocumentId: now.body.id })
+		expect(read.body).toMatchObject({ runs: 1, nextDate: '2027-07-01', lastDocumentId: now.body.id, lastError: null })
+	})
+
+	test('`send` to a client without an address: the invoice is issued, the series paused and told why', async () => {
+		const s = await setUp()
+		today('2027-05-02')
+		const body = await source(s)
+		const series = await recur(s, { sourceId: body.id, frequency: 'month', startDate: '2027-05-02', action: 'send' })
+		await runDue(t.services.invoices.deps)
+		const [made] = (await producedBy(s, series.id)) as unknown as { status: string; number: string | null }[]
+		expect(made).toMatchObject({ status: 'finalized' })
+		expect(made?.number).not.toBeNull()
+		const read = await t.request('GET', `${base}/${series.id}`, { token: s.token })
+		expect(read.body).toMatchObject({ isActive: false, runs: 1, nextDate: '2027-06-02' })
+		expect(read.body.lastError.message).toMatch(/^to: /)
 	})
 
 	test('two jobs at once produce each run once', async () => {

@@ -29,19 +29,12 @@ import {
 	invoiceRecurrences,
 	type RecurrenceRecord,
 } from './invoices.documents.schema.ts'
-import {
-	documentRecord,
-	finalizeInvoice,
-	invalid,
-	markSent,
-	moneyRates,
-	toInvoice,
-	totalsOf,
-} from './invoices.documents.ts'
+import { documentRecord, finalizeInvoice, invalid, moneyRates, toInvoice, totalsOf } from './invoices.documents.ts'
 import { documentChanged } from './invoices.lifecycle.ts'
 import { dayOf } from './invoices.numbering.ts'
 import { addDays, occurrenceAfter, scheduleFrom } from './invoices.recurring-dates.ts'
 import { invoiceProfiles } from './invoices.schema.ts'
+import { sendInvoice } from './invoices.send.ts'
 import { resolveTaxRates } from './invoices.tax-rates.ts'
 
 type CreateInput = z.output<typeof createRecurrenceSchema>
@@ -112,7 +105,8 @@ async function lastErrors(db: Db, orgId: string, recurrenceId?: string) {
 				recurrenceId ? sql`${key} = ${recurrenceId}` : undefined,
 			),
 		)
-		.orderBy(key, desc(invoiceEvents.at))
+		// A run's failure to send comes after the run's own event: on a tie of the clock, the failure.
+		.orderBy(key, desc(invoiceEvents.at), sql`(${invoiceEvents.detail} ->> 'error') is not null desc`)
 	return new Map(
 		rows
 			.filter((row) => typeof row.detail.error === 'string')
@@ -337,15 +331,18 @@ async function failed(tx: Db, ctx: InvoicesCtx, recurrence: RecurrenceRecord, ru
 	})
 }
 
-/** Sends a finalized run by e-mail, after its transaction committed. */
+/**
+ * Sends a finalized run by e-mail to the client's address (with the PDF, through the mail
+ * queue), after its transaction committed. A client without an address would fail every run
+ * the same way, so the series pauses and says so; the invoice stays issued, to send by hand.
+ */
 async function deliver(ctx: InvoicesCtx, recurrence: RecurrenceRecord, document: DocumentRecord): Promise<void> {
 	if (recurrence.action !== 'send') {
 		return
 	}
 	try {
-		await markSent(ctx, document.id)
+		await sendInvoice(ctx, document.id, {})
 	} catch (error) {
-		// The invoice is issued: it stays, and the failure is shown on the series.
 		await ctx.db.transaction((tx) => failed(tx, ctx, recurrence, document.issueDate, error))
 	}
 }
