@@ -42,6 +42,14 @@ export function createAppRouter() {
 						import('#src/features/time/routes/time-shared-page.tsx').then((m) => ({ Component: m.TimeSharedPage })),
 				},
 				{
+					// An invoice's public link: view, download and pay it, signed out (decision 036).
+					path: '/i/:token',
+					lazy: () =>
+						import('#src/features/invoices/routes/invoice-public-page.tsx').then((m) => ({
+							Component: m.InvoicePublicPage,
+						})),
+				},
+				{
 					lazy: () => import('./layouts/data-layout.tsx').then((m) => ({ Component: m.DataLayout })),
 					// The invitation page reads data (React Query), so it lives under the data layout only:
 					// a second, bare /invite/:id route above would match first and crash without it.
