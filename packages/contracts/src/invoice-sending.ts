@@ -90,6 +90,8 @@ export const publicInvoiceSchema = z.object({
 	/** A pay button is shown: something is left to pay and the profile has a Stripe account connected. */
 	canPayOnline: z.boolean(),
 	accentColor: z.string(),
+	/** How the sender writes numbers and dates (BCP 47), as on the PDF. */
+	locale: z.string(),
 })
 export type PublicInvoice = z.infer<typeof publicInvoiceSchema>
 

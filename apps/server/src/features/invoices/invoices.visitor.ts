@@ -125,6 +125,7 @@ async function pageData(deps: InvoicesDeps, record: DocumentRecord): Promise<Pub
 		paymentTerms: model.paymentTerms,
 		canPayOnline: await canPayOnline(deps, record),
 		accentColor: profile.template.accentColor,
+		locale: profile.locale,
 	}
 }
 
