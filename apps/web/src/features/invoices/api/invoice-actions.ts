@@ -20,7 +20,7 @@ import { readToken } from '#src/lib/token-store.ts'
 const base = '/dashboard/local_invoice/invoices'
 const encode = encodeURIComponent
 
-export const actionKeys = {
+const actionKeys = {
 	payments: (id: string) => ['invoices', 'document', id, 'payments'] as const,
 	creditNotes: (id: string) => ['invoices', 'document', id, 'credit-notes'] as const,
 	events: (id: string) => ['invoices', 'document', id, 'events'] as const,
@@ -81,7 +81,7 @@ export async function createCreditNote(invoiceId: string, input: CreditNoteInput
 export type InvoiceFile = 'pdf' | 'ubl' | 'cii' | 'facturx'
 
 /** Where each download comes from, and the file's name. */
-export function invoiceFile(invoice: Invoice, file: InvoiceFile): { path: string; fileName: string } {
+function invoiceFile(invoice: Invoice, file: InvoiceFile): { path: string; fileName: string } {
 	const name = (invoice.number ?? 'draft').replace(/[\\/:*?"<>|]+/g, '-')
 	const id = encode(invoice.id)
 	if (file === 'pdf') {

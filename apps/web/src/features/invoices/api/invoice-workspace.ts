@@ -19,7 +19,7 @@ import { api } from '#src/lib/api-client.ts'
 const encode = encodeURIComponent
 const tools: WorkspaceTool[] = ['local', 'notion']
 
-export const workspaceKeys = {
+const workspaceKeys = {
 	state: ['invoices', 'workspace', 'state'] as const,
 	rows: (tool: WorkspaceTool, databaseId: string) => ['invoices', 'workspace', 'rows', tool, databaseId] as const,
 	lastSync: (tool: WorkspaceTool) => ['invoices', 'workspace', 'sync', tool] as const,

@@ -1,5 +1,6 @@
 import type { Invoice, Payment } from '@blocksmith/contracts/invoice-documents.ts'
 import { screen, waitFor, within } from '@testing-library/react'
+import { toast } from 'sonner'
 import { afterEach, expect, test, vi } from 'vitest'
 import { json, mockApi, problem, renderPage } from '#src/test/mock-api.tsx'
 import { makeInvoice } from './invoice-actions.fixtures.ts'
@@ -149,4 +150,44 @@ test('the PDF downloads with the bearer token under the invoice’s number', asy
 	await waitFor(() => expect(click).toHaveBeenCalled())
 	expect(api.calls.some((call) => call.path === `${base}/pdf`)).toBe(true)
 	click.mockRestore()
+})
+
+test('an e-invoice downloads from the einvoice path in the chosen format', async () => {
+	const createObjectURL = vi.fn((_blob: Blob) => 'blob:xml')
+	vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }))
+	const { api, user } = setup(makeInvoice(), (call) =>
+		call.path === `${base}/einvoice`
+			? new Response('<Invoice/>', { headers: { 'content-type': 'application/xml' } })
+			: undefined,
+	)
+	const names: string[] = []
+	const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+		names.push(this.download)
+	})
+	await user.click(screen.getByRole('button', { name: /Download/ }))
+	await user.click(await screen.findByRole('menuitem', { name: 'UBL 2.1 (Peppol) XML' }))
+	await waitFor(() => expect(names).toEqual(['INV-2026-0007-ubl.xml']))
+	expect(api.calls.find((call) => call.path === `${base}/einvoice`)?.search.get('format')).toBe('ubl')
+	click.mockRestore()
+})
+
+test('a refused download says the server’s reason', async () => {
+	const { user } = setup(makeInvoice(), (call) =>
+		call.path === `${base}/einvoice`
+			? problem(400, 'VALIDATION', 'The seller has no VAT identifier (BR-CO-26).')
+			: undefined,
+	)
+	await user.click(screen.getByRole('button', { name: /Download/ }))
+	const toastError = vi.spyOn(toast, 'error')
+	await user.click(await screen.findByRole('menuitem', { name: 'CII XML' }))
+	await waitFor(() => expect(toastError).toHaveBeenCalledWith('The seller has no VAT identifier (BR-CO-26).'))
+	toastError.mockRestore()
+})
+
+test('the public link is copied as origin/i/token', async () => {
+	const writeText = vi.fn(async (_text: string) => {})
+	const { user } = setup(makeInvoice())
+	Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+	await user.click(screen.getByRole('button', { name: /Copy public link/ }))
+	await waitFor(() => expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/i/tok_abc`))
 })

@@ -20,7 +20,7 @@ const listOf = (value: unknown): string[] =>
 	Array.isArray(value) ? value.filter((one): one is string => typeof one === 'string') : []
 
 /** One event as a sentence. */
-export function eventText(event: InvoiceEvent, currency: string): string {
+function eventText(event: InvoiceEvent, currency: string): string {
 	const detail = event.detail
 	switch (event.kind) {
 		case 'created':

@@ -84,7 +84,6 @@ export function WorkspaceDatabaseMapping({
 		mutationFn: () => saveInvoiceDatabase(tool, { databaseId, mapping }),
 		meta: { isFormMutation: true },
 		onSuccess: async (saved) => {
-			queryClient.setQueryData(['invoices', 'workspace', 'state'], saved)
 			await queryClient.invalidateQueries({ queryKey: ['invoices'] })
 			toast.success(`${saved.mapped?.name ?? 'The database'} now holds your invoices.`)
 			onSaved?.()

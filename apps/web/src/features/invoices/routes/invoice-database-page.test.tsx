@@ -142,6 +142,10 @@ function setup(initial: InvoiceDatabaseState, save: (body: unknown) => Response 
 		if (call.path === '/dashboard/local/invoices/row2/draft') {
 			return json(makeInvoice({ id: 'inv9', status: 'draft', number: null }), 201)
 		}
+		if (call.path === '/dashboard/local/invoices/database' && call.method === 'DELETE') {
+			current = unmapped
+			return json({ success: true })
+		}
 		if (call.path === '/dashboard/local/sync_invoices') {
 			return json(call.method === 'POST' ? sync : null)
 		}
@@ -218,4 +222,17 @@ test('sync statuses says what it did', async () => {
 	expect(
 		within(screen.getByRole('list', { name: 'What the sync wrote' })).getByText(/INV-2026-0007: Sent → Late/),
 	).toBeInTheDocument()
+})
+
+test('an owner can stop writing to the mapped database, after confirming', async () => {
+	const { api, user } = setup(mapped)
+	await user.click(await screen.findByRole('button', { name: 'Stop writing to it' }))
+	expect(api.calls.some((call) => call.method === 'DELETE')).toBe(false)
+	await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Stop writing' }))
+	await waitFor(() =>
+		expect(
+			api.calls.some((call) => call.method === 'DELETE' && call.path === '/dashboard/local/invoices/database'),
+		).toBe(true),
+	)
+	expect(await screen.findByRole('heading', { name: 'Choose the database' })).toBeInTheDocument()
 })

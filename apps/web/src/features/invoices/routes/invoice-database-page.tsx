@@ -1,12 +1,15 @@
 import type { InvoiceMappingReview } from '@blocksmith/contracts/invoice-workspace.ts'
-import { useQuery } from '@tanstack/react-query'
+import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
+import { toast } from 'sonner'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
+import { ConfirmDialog } from '#src/components/ui/dialog.tsx'
 import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { useIsOwnerOrAdmin } from '#src/core/teams/hooks/use-role.ts'
 import { errorMessage } from '#src/lib/api-client.ts'
-import { invoiceDatabaseQuery } from '../api/invoice-workspace.ts'
+import { invoiceDatabaseQuery, unlinkInvoiceDatabase } from '../api/invoice-workspace.ts'
 import { InvoicesLayout } from '../components/invoices-nav.tsx'
 import { WorkspaceDatabaseMapping } from '../components/workspace-database-mapping.tsx'
 import { WorkspaceDatabaseRows, WorkspaceDatabaseSync } from '../components/workspace-database-rows.tsx'
@@ -77,9 +80,12 @@ export function InvoiceDatabasePage() {
 								</p>
 							</div>
 							{canEdit ? (
-								<Button variant="outline" onClick={() => setIsChanging(true)}>
-									Change mapping
-								</Button>
+								<div className="flex flex-wrap gap-2">
+									<Button variant="outline" onClick={() => setIsChanging(true)}>
+										Change mapping
+									</Button>
+									<UnlinkButton tool={mapped.tool} name={mapped.name} />
+								</div>
 							) : null}
 						</div>
 						<MappingGaps review={mapped.review} />
@@ -119,5 +125,26 @@ function MappingGaps({ review }: { review: InvoiceMappingReview }) {
 				.filter(Boolean)
 				.join(' ')}
 		</Alert>
+	)
+}
+
+function UnlinkButton({ tool, name }: { tool: WorkspaceTool; name: string }) {
+	const queryClient = useQueryClient()
+	const unlink = useMutation({
+		mutationFn: () => unlinkInvoiceDatabase(tool),
+		onSuccess: async () => {
+			await queryClient.invalidateQueries({ queryKey: ['invoices'] })
+			toast.success(`Nothing more is written to ${name}.`)
+		},
+	})
+	return (
+		<ConfirmDialog
+			title={`Stop keeping invoices in ${name}?`}
+			description="Its rows stay as they are; new invoices and status changes are no longer written to it. You can map it again later."
+			confirmLabel="Stop writing"
+			isDestructive
+			onConfirm={() => unlink.mutateAsync()}
+			trigger={<Button variant="ghost">Stop writing to it</Button>}
+		/>
 	)
 }
