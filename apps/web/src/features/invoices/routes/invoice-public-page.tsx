@@ -1,7 +1,7 @@
 import { formatDecimalMoney } from '@blocksmith/contracts/invoice-currencies.ts'
 import type { PublicInvoice } from '@blocksmith/contracts/invoice-sending.ts'
 import { CreditCard, Download, Link2Off } from 'lucide-react'
-import { useEffect, useState, useSyncExternalStore } from 'react'
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { useParams, useSearchParams } from 'react-router'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Badge } from '#src/components/ui/badge.tsx'
@@ -46,7 +46,11 @@ export function InvoicePublicPage() {
 function PublicPage() {
 	const { token = '' } = useParams()
 	const [search, setSearch] = useSearchParams()
-	const sessionId = search.get('session_id')
+	// Read once: taking it off the link below must not load the page again (and lose "Paid — thank you").
+	const [sessionId] = useState(() => search.get('session_id'))
+	// Its identity changes with the location; the load below must not run again for that.
+	const setSearchRef = useRef(setSearch)
+	setSearchRef.current = setSearch
 	const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' })
 
 	useEffect(() => {
@@ -61,7 +65,7 @@ function PublicPage() {
 				setLoaded({ status: 'ready', invoice, justPaid: sessionId !== null && invoice.status === 'paid' })
 				if (sessionId) {
 					// A reload must not confirm again (harmless, but slower): the link goes back to the plain one.
-					setSearch({}, { replace: true })
+					setSearchRef.current({}, { replace: true })
 				}
 			},
 			(error: unknown) => {
@@ -76,7 +80,7 @@ function PublicPage() {
 			},
 		)
 		return () => controller.abort()
-	}, [token, sessionId, setSearch])
+	}, [token, sessionId])
 
 	useEffect(() => {
 		if (loaded.status === 'ready') {
