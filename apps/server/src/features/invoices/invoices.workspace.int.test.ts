@@ -133,7 +133,7 @@ describe('the mapping', () => {
 		expect(fieldsOf(await put({ mapping: { ...mapping, number: undefined } }))).toEqual(['mapping.number'])
 		expect(fieldsOf(await put({ mapping: { ...mapping, paid: 'nope' } }))).toEqual(['mapping.paid'])
 		expect(fieldsOf(await put({ mapping: { ...mapping, issueDate: mapping.dueDate } }))).toEqual(['mapping.dueDate'])
-		const badClient = await put({ mapping: { ...mapping, clientMapping: { name: idOf(s.invoices, 'Number') } } })
+		const badClient = await put({ mapping: { ...mapping, clientMapping: { name: idOf(s.invoices, 'Amount') } } })
 		expect(fieldsOf(badClient)).toEqual(['mapping.clientMapping.name'])
 		const other = await t.signUp()
 		const otherSample = await sample(t, other.token)
