@@ -91,6 +91,25 @@ export function InvoiceEditor({ invoice, profiles }: { invoice: Invoice; profile
 		return () => clearTimeout(timer)
 	}, [body, mutate])
 
+	// Leaving within the pause saves first and then leaves; only what the server refuses is asked about.
+	const latestBody = useRef(body)
+	latestBody.current = body
+	const [isLeaveAsked, setIsLeaveAsked] = useState(false)
+	useEffect(() => {
+		if (blocker.state !== 'blocked') {
+			setIsLeaveAsked(false)
+			return
+		}
+		let isCurrent = true
+		mutateAsync(latestBody.current).then(
+			() => isCurrent && blocker.proceed(),
+			() => isCurrent && setIsLeaveAsked(true),
+		)
+		return () => {
+			isCurrent = false
+		}
+	}, [blocker, mutateAsync])
+
 	/** Saves what is typed now (before an action that works on the saved draft). */
 	const flush = async () => {
 		if (body !== saved.current) {
@@ -251,7 +270,7 @@ export function InvoiceEditor({ invoice, profiles }: { invoice: Invoice; profile
 				{...(profile ? { locale: profile.locale } : {})}
 				note={live.ok ? undefined : (live.errors[0]?.message ?? 'The totals appear once every line is valid.')}
 			/>
-			<LeaveWithoutSavingDialog blocker={blocker} noun="invoice" />
+			{isLeaveAsked ? <LeaveWithoutSavingDialog blocker={blocker} noun="invoice" /> : null}
 		</div>
 	)
 }

@@ -8,7 +8,10 @@ import { makeInvoice } from '../lib/invoice-fixtures.ts'
 import { makeProfile } from '../lib/testing.ts'
 import { InvoicePage } from './invoice-page.tsx'
 
-const routes = [{ path: '/invoices/:id', Component: InvoicePage }]
+const routes = [
+	{ path: '/invoices/:id', Component: InvoicePage },
+	{ path: '/invoices', Component: () => <p>The list</p> },
+]
 const invoicePath = '/dashboard/local_invoice/invoices/inv1'
 
 const projects: Database = {
@@ -198,5 +201,63 @@ describe('the invoice editor', () => {
 		expect(screen.queryByRole('textbox')).toBeNull()
 		expect(screen.getByRole('region', { name: 'Invoice actions' })).toBeInTheDocument()
 		expect(screen.getByRole('region', { name: 'Totals' })).toHaveTextContent('Due')
+	})
+
+	test('leaving within the pause saves the change first, then leaves', async () => {
+		const { calls } = mockInvoice()
+		const { user, router } = renderApp(routes, '/invoices/inv1')
+		const line = await screen.findByRole('listitem', { name: 'Line 1' })
+		await user.type(within(line).getByRole('textbox', { name: 'Description' }), ' work')
+		await user.click(screen.getByRole('link', { name: 'Invoices' }))
+		expect(await screen.findByText('The list')).toBeInTheDocument()
+		expect(router.state.location.pathname).toBe('/invoices')
+		expect(patches(calls).at(-1)?.body).toMatchObject({ lines: [{ description: 'Design work' }] })
+	})
+
+	test('a draft whose change the server refuses asks before leaving, and stays when told', async () => {
+		mockInvoice({
+			onPatch: () =>
+				problem(400, 'VALIDATION', 'Check the marked fields.', [
+					{ field: 'lines.0.description', message: 'Describe the line.' },
+				]),
+		})
+		const { user, router } = renderApp(routes, '/invoices/inv1')
+		const line = await screen.findByRole('listitem', { name: 'Line 1' })
+		await user.clear(within(line).getByRole('textbox', { name: 'Description' }))
+		await user.click(screen.getByRole('link', { name: 'Invoices' }))
+		const ask = await screen.findByRole('alertdialog', { name: 'Leave without saving?' })
+		await user.click(within(ask).getByRole('button', { name: 'Stay' }))
+		expect(router.state.location.pathname).toBe('/invoices/inv1')
+		expect(within(line).getByRole('textbox', { name: 'Description' })).toHaveAccessibleDescription('Describe the line.')
+	})
+
+	test('a finalized invoice reads as a document: overdue, paid and due, no inputs', async () => {
+		const invoice = makeInvoice({
+			number: 'INV-2026-0007',
+			status: 'partially_paid',
+			isOverdue: true,
+			dueDate: '2026-11-01',
+			paid: { minor: 19000, decimal: '190.00' },
+			due: { minor: 100000, decimal: '1000.00' },
+		})
+		mockApi((call) => {
+			if (call.path === '/dashboard/local_invoice/settings') {
+				return json([makeProfile()])
+			}
+			if (call.path === invoicePath) {
+				return json(invoice)
+			}
+			return undefined
+		})
+		renderApp(routes, '/invoices/inv1')
+		expect(await screen.findByRole('heading', { name: 'Invoice INV-2026-0007' })).toBeInTheDocument()
+		expect(screen.getAllByText('Overdue').length).toBeGreaterThan(0)
+		expect(screen.getByText(/^Overdue by \d+ days$/)).toHaveClass('text-error')
+		const totals = screen.getByRole('region', { name: 'Totals' })
+		expect(totals).toHaveTextContent('Total1.190,00 €')
+		expect(totals).toHaveTextContent('Paid190,00 €')
+		expect(totals).toHaveTextContent('Due1.000,00 €')
+		expect(screen.queryByRole('textbox')).toBeNull()
+		expect(screen.queryByRole('button', { name: 'Finalize' })).toBeNull()
 	})
 })
