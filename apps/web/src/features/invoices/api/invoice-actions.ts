@@ -44,17 +44,30 @@ export const paymentsQuery = (invoiceId: string) =>
 		queryFn: ({ signal }) => api(`${base}/${encode(invoiceId)}/payments`, { schema: z.array(paymentSchema), signal }),
 	})
 
+/** A page of the list; `nextCursor` leads to the next one (null on the last). */
+const listPageSchema = invoiceListSchema.extend({ nextCursor: z.string().nullable().optional() })
+
 /**
  * The credit notes that correct an invoice, for what each line has left to credit. The list has
- * no filter by the corrected invoice, so the credit notes are read and picked here.
+ * no filter by the corrected invoice: credit notes of the invoice's client (the credit note keeps
+ * it) are read page by page and picked here.
  */
-export const creditNotesQuery = (invoiceId: string) =>
+export const creditNotesQuery = (invoice: Invoice) =>
 	queryOptions({
-		queryKey: actionKeys.creditNotes(invoiceId),
+		queryKey: actionKeys.creditNotes(invoice.id),
 		queryFn: async ({ signal }) => {
-			// Credit notes only, a page as long as the API gives: an invoice has a handful of them.
-			const list = await api(base, { query: { kind: 'credit_note', limit: 200 }, schema: invoiceListSchema, signal })
-			return list.invoices.filter((one) => one.kind === 'credit_note' && one.correctsId === invoiceId)
+			const found: Invoice[] = []
+			let cursor: string | undefined
+			do {
+				const page = await api(base, {
+					query: { kind: 'credit_note', limit: 200, search: invoice.client?.name || undefined, cursor },
+					schema: listPageSchema,
+					signal,
+				})
+				found.push(...page.invoices.filter((one) => one.correctsId === invoice.id))
+				cursor = page.nextCursor ?? undefined
+			} while (cursor)
+			return found
 		},
 	})
 

@@ -59,6 +59,9 @@ test('what is left of each line, some lines chosen, their total shown before con
 	const post = api.calls.find((call) => call.method === 'POST')
 	expect(post?.body).toEqual({ lines: [{ line: 0, quantity: '2.5' }], notes: 'Hours not worked' })
 	expect(invalidate).toHaveBeenCalledWith({ queryKey: ['invoices'] })
+	// The earlier credit notes were looked for among the client's.
+	const read = api.calls.find((call) => call.path === '/dashboard/local_invoice/invoices' && call.method === 'GET')
+	expect(Object.fromEntries(read?.search ?? [])).toMatchObject({ kind: 'credit_note', search: 'Globex' })
 })
 
 test('everything still open sends no lines: the server credits what is left', async () => {

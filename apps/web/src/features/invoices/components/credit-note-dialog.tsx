@@ -42,7 +42,7 @@ export function CreditNoteDialog({ invoice }: { invoice: Invoice }) {
 }
 
 function CreditNoteBody({ invoice, onDone }: { invoice: Invoice; onDone: () => void }) {
-	const notes = useQuery(creditNotesQuery(invoice.id))
+	const notes = useQuery(creditNotesQuery(invoice))
 	if (notes.isPending) {
 		return <Skeleton className="h-40 w-full" />
 	}
