@@ -67,7 +67,7 @@ export function InvoicePreviewDialog({
 }
 
 /** The invoice's own PDF, fetched with the bearer header and shown through an object URL. */
-export function InvoicePdf({ invoiceId, version, name }: { invoiceId: string; version: string; name?: string }) {
+function InvoicePdf({ invoiceId, version, name }: { invoiceId: string; version: string; name?: string }) {
 	const pdf = useQuery({
 		queryKey: invoiceKeys.pdf(invoiceId, version),
 		queryFn: ({ signal }) => fetchInvoicePdf(invoiceId, signal),

@@ -181,8 +181,3 @@ export function todayLocal(now = new Date()): string {
 
 /** Field errors of a 400 (or of the live totals) by their field path (`lines.2.unitPrice`). */
 export type FieldErrors = Record<string, string>
-
-/** The errors of one line, renumbered after a move or a removal is not attempted: a save answers again. */
-export function lineError(errors: FieldErrors, index: number, part: string): string | undefined {
-	return errors[`lines.${index}.${part}`]
-}
