@@ -23,6 +23,7 @@ import {
 	lineParts,
 	messagesOf,
 	ofTypes,
+	type PlainField,
 	plainFields,
 	statusLabels,
 } from './workspace-database-fields.ts'
@@ -169,7 +170,7 @@ export function WorkspaceDatabaseMapping({
 								field === 'number' ? `${label} (required)` : label,
 								mapping[field],
 								ofTypes(properties, types),
-								(id) => setMapping((current) => ({ ...current, [field]: id ?? (field === 'number' ? '' : null) })),
+								(id) => setMapping((current) => withField(current, field, id)),
 								errors[field],
 								mapping[field] ? null : messages.get(field),
 							),
@@ -217,7 +218,7 @@ export function WorkspaceDatabaseMapping({
 										(id) =>
 											setMapping((current) => ({
 												...current,
-												clientMapping: { name: '', ...current.clientMapping, [part]: id ?? undefined },
+												clientMapping: withClientPart(current.clientMapping, part, id),
 											})),
 										errors[`clientMapping.${part}`],
 									),
@@ -277,6 +278,36 @@ export function WorkspaceDatabaseMapping({
 			)}
 		</form>
 	)
+}
+
+function withField(mapping: InvoiceDatabaseMapping, field: PlainField, id: string | null): InvoiceDatabaseMapping {
+	const next = { ...mapping, [field]: id ?? (field === 'number' ? '' : null) }
+	// The client's details are properties of the database the relation points at: another relation, other properties.
+	if (field === 'client' && id !== mapping.client) {
+		next.clientMapping = null
+	}
+	return next
+}
+
+type ClientMapping = NonNullable<InvoiceDatabaseMapping['clientMapping']>
+
+/** A part of the client's details set or cleared; none left, no client mapping at all. */
+function withClientPart(
+	current: ClientMapping | null,
+	part: keyof ClientMapping,
+	id: string | null,
+): ClientMapping | null {
+	const next: Partial<ClientMapping> = { ...current }
+	if (id) {
+		next[part] = id
+	} else {
+		delete next[part]
+	}
+	if (Object.values(next).every((value) => !value)) {
+		return null
+	}
+	// The name is required once any part is mapped: left empty, the server says so on its field.
+	return { ...next, name: next.name ?? '' }
 }
 
 function UnwrittenStatuses({ mapping }: { mapping: InvoiceDatabaseMapping }) {

@@ -44,6 +44,18 @@ const database: Database = {
 	sync: { state: 'idle', lastSyncedAt: null, nextSyncAt: null, lastError: null, rowCount: 2 },
 }
 
+const clientsDatabase: Database = {
+	...database,
+	id: 'db-clients',
+	externalId: 'db-clients',
+	name: 'Clients',
+	properties: [
+		{ id: 'company', name: 'Company', type: 'title' },
+		{ id: 'mail', name: 'Billing e-mail', type: 'email' },
+		{ id: 'town', name: 'Town', type: 'select', options: [] },
+	],
+}
+
 const suggested = invoiceDatabaseMappingSchema.parse({
 	number: 'name',
 	amount: 'total',
@@ -135,6 +147,9 @@ function setup(initial: InvoiceDatabaseState, save: (body: unknown) => Response 
 		}
 		if (call.path === '/dashboard/local/databases/db-inv') {
 			return json(database)
+		}
+		if (call.path === '/dashboard/local/databases/db-clients') {
+			return json(clientsDatabase)
 		}
 		if (call.path === '/dashboard/local/invoices' && call.method === 'GET') {
 			return json({ rows, nextCursor: null })
@@ -235,4 +250,23 @@ test('an owner can stop writing to the mapped database, after confirming', async
 		).toBe(true),
 	)
 	expect(await screen.findByRole('heading', { name: 'Choose the database' })).toBeInTheDocument()
+})
+
+test('the client’s details are chosen among the clients database’s properties', async () => {
+	const { api, user } = setup(unmapped)
+	const form = await screen.findByRole('form', { name: 'Invoices database mapping' })
+	await user.selectOptions(await within(form).findByLabelText('Client'), 'client')
+	const group = await within(form).findByRole('group', { name: 'Client details from Clients' })
+	expect(
+		within(within(group).getByLabelText('Client e-mail'))
+			.getAllByRole('option')
+			.map((one) => one.textContent),
+	).toEqual(['Not written', 'Billing e-mail'])
+	await user.selectOptions(within(group).getByLabelText('Client name'), 'company')
+	await user.selectOptions(within(group).getByLabelText('Client e-mail'), 'mail')
+	await user.click(within(form).getByRole('button', { name: 'Save mapping' }))
+	await waitFor(() => expect(api.calls.some((call) => call.method === 'PUT')).toBe(true))
+	const body = api.calls.find((call) => call.method === 'PUT')?.body as { mapping: typeof suggested }
+	expect(body.mapping.client).toBe('client')
+	expect(body.mapping.clientMapping).toEqual({ name: 'company', email: 'mail' })
 })
