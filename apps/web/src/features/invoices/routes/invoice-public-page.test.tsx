@@ -58,11 +58,11 @@ const paid: PublicInvoice = {
 	totals: { ...invoice.totals, paid: money(119000, '1190.00'), due: money(0, '0.00') },
 }
 
-let assign: ReturnType<typeof vi.fn>
+const assign = vi.fn<(url: string | URL) => void>()
 
 beforeEach(() => {
 	stubMatchMedia(false)
-	assign = vi.fn()
+	assign.mockClear()
 	vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign })
 })
 afterEach(() => {

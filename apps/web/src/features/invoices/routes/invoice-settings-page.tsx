@@ -14,6 +14,7 @@ import { errorMessage } from '#src/lib/api-client.ts'
 import { deleteProfile, invoiceKeys, profilesQuery, updateProfile } from '../api/invoices.ts'
 import { InvoicesLayout } from '../components/invoices-nav.tsx'
 import { ProfileEditor } from '../components/profile-editor.tsx'
+import { StripeAccountSection } from '../components/stripe-account.tsx'
 
 /**
  * /invoices/settings: the companies the organization bills from (`?profile=` picks one, `new`
@@ -106,6 +107,9 @@ export function InvoiceSettingsPage() {
 							isReadOnly={!canEdit}
 							onCreated={(created) => choose(created.id)}
 						/>
+					) : null}
+					{profile ? (
+						<StripeAccountSection key={`stripe-${profile.id}`} profileId={profile.id} canEdit={canEdit} />
 					) : null}
 				</div>
 			</div>
