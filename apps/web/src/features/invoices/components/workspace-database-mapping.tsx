@@ -45,14 +45,14 @@ const shownFields = [
 
 const toolNames: Record<WorkspaceTool, string> = { local: 'Blocksmith', notion: 'Notion' }
 
+/** Nothing mapped: the schema's defaults (it refuses an empty number, which only a form holds). */
+const emptyMapping: InvoiceDatabaseMapping = { ...invoiceDatabaseMappingSchema.parse({ number: '-' }), number: '' }
+
 function startOf(state: InvoiceDatabaseState, databaseId: string): InvoiceDatabaseMapping {
 	if (state.mapped?.id === databaseId) {
 		return state.mapped.review.mapping
 	}
-	return (
-		state.candidates.find((one) => one.id === databaseId)?.suggested.mapping ??
-		invoiceDatabaseMappingSchema.parse({ number: '' })
-	)
+	return state.candidates.find((one) => one.id === databaseId)?.suggested.mapping ?? emptyMapping
 }
 
 export function WorkspaceDatabaseMapping({

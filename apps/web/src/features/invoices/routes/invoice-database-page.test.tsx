@@ -270,3 +270,9 @@ test('the client’s details are chosen among the clients database’s propertie
 	expect(body.mapping.client).toBe('client')
 	expect(body.mapping.clientMapping).toEqual({ name: 'company', email: 'mail' })
 })
+
+test('without any database to choose, the page says what to do first', async () => {
+	setup({ mapped: null, candidates: [] })
+	expect(await screen.findByText('No database to choose yet')).toBeInTheDocument()
+	expect(screen.queryByRole('button', { name: 'Save mapping' })).not.toBeInTheDocument()
+})
