@@ -9,7 +9,7 @@ import type { Storage } from './storage.ts'
  * A file attached to a message, read from the storage when the job delivers it: the job's
  * payload (a database row) stays a few hundred bytes whatever the file's size (decision 036).
  */
-export type MailAttachment = { filename: string; contentType: string; storageKey: string }
+type MailAttachment = { filename: string; contentType: string; storageKey: string }
 
 export type MailMessage = {
 	to: string | string[]
