@@ -2,7 +2,7 @@ import type { LinesFromTime } from '@blocksmith/contracts/invoice-documents.ts'
 import type { TaxRate } from '@blocksmith/contracts/invoices.ts'
 import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
 import { useQuery } from '@tanstack/react-query'
-import { Clock } from 'lucide-react'
+import { Hourglass } from 'lucide-react'
 import { useState } from 'react'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
@@ -28,7 +28,7 @@ export function AddTimeDialog({
 		<Dialog open={isOpen} onOpenChange={setIsOpen}>
 			<DialogTrigger asChild>
 				<Button variant="outline">
-					<Clock aria-hidden /> Add tracked time
+					<Hourglass aria-hidden /> Add tracked time
 				</Button>
 			</DialogTrigger>
 			<DialogContent

@@ -1,6 +1,6 @@
 import type { Discount } from '@blocksmith/contracts/invoice-money.ts'
 import type { TaxRate } from '@blocksmith/contracts/invoices.ts'
-import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react'
+import { MoveDown, MoveUp, Plus, Trash2 } from 'lucide-react'
 import { Button } from '#src/components/ui/button.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
@@ -124,7 +124,7 @@ function LineForm({
 						disabled={index === 0}
 						onClick={() => onMove(-1)}
 					>
-						<ArrowUp aria-hidden />
+						<MoveUp aria-hidden />
 					</Button>
 					<Button
 						variant="ghost"
@@ -133,7 +133,7 @@ function LineForm({
 						disabled={index === count - 1}
 						onClick={() => onMove(1)}
 					>
-						<ArrowDown aria-hidden />
+						<MoveDown aria-hidden />
 					</Button>
 					<Button variant="ghost" size="icon-sm" aria-label={`Remove ${name.toLowerCase()}`} onClick={onRemove}>
 						<Trash2 aria-hidden />
