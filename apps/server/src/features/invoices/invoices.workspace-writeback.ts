@@ -13,7 +13,7 @@ import { and, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#src/db/client.ts'
 import { AppError } from '#src/lib/errors.ts'
 import type { WorkspaceDeps } from '#src/workspaces/workspaces.deps.ts'
-import { workspaceDatabases, workspaceRows } from '#src/workspaces/workspaces.schema.ts'
+import { workspaceDatabases, workspaceRows, workspaceWrites } from '#src/workspaces/workspaces.schema.ts'
 import type { SourceLabeler } from '#src/workspaces/workspaces.sources.ts'
 import { queueDelivery, storeWrite } from '#src/workspaces/workspaces.writes.ts'
 import type { InvoicesCtx } from './invoices.deps.ts'
@@ -230,6 +230,21 @@ export async function queueRowWrite(
 	return null
 }
 
+/**
+ * The document's row was to be created by a write that was given up on: the writes after a dead
+ * create die too (there is no row to update), so the last one is dead and names no row.
+ */
+async function isCreateGivenUp(tx: Db, document: DocumentRecord): Promise<boolean> {
+	if (document.rowId || !document.rowWriteId) {
+		return false
+	}
+	const [last] = await tx
+		.select({ state: workspaceWrites.state, externalRowId: workspaceWrites.externalRowId })
+		.from(workspaceWrites)
+		.where(eq(workspaceWrites.id, document.rowWriteId))
+	return last?.state === 'dead' && !last.externalRowId
+}
+
 export type WriteBackCtx = Pick<InvoicesCtx, 'orgId' | 'userId' | 'now'> &
 	Partial<Pick<InvoicesCtx, 'workspaces' | 'publicUrl' | 'log'>>
 
@@ -238,18 +253,18 @@ export type WriteBackCtx = Pick<InvoicesCtx, 'orgId' | 'userId' | 'now'> &
  * to date with what changed. Nothing happens without a mapped database, for credit notes, for
  * drafts not linked to a row, and for a row kept in a database that is no longer the mapped one.
  */
-export async function writeBack(ctx: WriteBackCtx, tx: Db, document: DocumentRecord): Promise<void> {
-	if (document.kind !== 'invoice') {
-		return
-	}
-	const isLinked = document.rowWriteId !== null || document.rowId !== null
-	if (document.status === 'draft' && !isLinked) {
+export async function writeBack(ctx: WriteBackCtx, tx: Db, changed: DocumentRecord): Promise<void> {
+	if (changed.kind !== 'invoice' || (changed.status === 'draft' && !changed.rowWriteId && !changed.rowId)) {
 		return
 	}
 	const mapped = await mappedDatabase(tx, ctx.orgId)
-	if (!mapped || (document.rowDatabaseId && document.rowDatabaseId !== mapped.database.id)) {
+	if (!mapped || (changed.rowDatabaseId && changed.rowDatabaseId !== mapped.database.id)) {
 		return
 	}
+	// A row whose create was given up on (refused, or the workspace down past every retry) is never
+	// made by the writes chained after it: this change starts the row again, with every value.
+	const document = (await isCreateGivenUp(tx, changed)) ? { ...changed, rowWriteId: null, rowState: null } : changed
+	const isLinked = document.rowWriteId !== null || document.rowId !== null
 	const { workspaces, publicUrl, log } = ctx
 	if (!workspaces || publicUrl === undefined || !log) {
 		// Every context built from the module's deps has them; a caller that dropped them would lose the write.

@@ -182,15 +182,15 @@ export async function mappedForTool(ctx: InvoicesCtx, tool: WorkspaceTool) {
 
 /**
  * Documents whose row was created by a write delivered since: the row's id in its workspace,
- * learnt from the chain's writes (`invoice:<id>`), so lists and the sync can join on it.
+ * learnt from the last write of the chain (it names the row once the create is delivered), so
+ * lists and the sync can join on it.
  */
 export async function learnRowIds(db: Db, orgId: string): Promise<void> {
 	await db.execute(sql`
 		update invoice_documents as d set row_id = w.external_row_id
 		from workspace_writes as w
 		where d.organization_id = ${orgId} and d.row_id is null and d.row_write_id is not null
-			and w.organization_id = ${orgId} and w.database_id = d.row_database_id
-			and w.source = 'invoice:' || d.id and w.external_row_id is not null`)
+			and w.id = d.row_write_id and w.organization_id = ${orgId} and w.external_row_id is not null`)
 }
 
 /** A number value as an exact decimal string (the mirror keeps JSON numbers). */
