@@ -39,8 +39,8 @@ type Route = {
 	budgetTotal?: number
 }
 const routes: Route[] = [
-	// 122 KB since decision 008's second amendment (2026-11-26): see there.
-	{ path: '/login', modules: ['src/app/routes/login-page.tsx'], budgetJs: 122 * kb },
+	// 123 KB since decision 008's third amendment (2026-11-26, the invoice routes): see there.
+	{ path: '/login', modules: ['src/app/routes/login-page.tsx'], budgetJs: 123 * kb },
 	{ path: '/forms/{id}', entry: formEntry, modules: [], budgetTotal: 100 * kb },
 	// Embedded in Notion pages, many to a page: 60 KB in all is the ceiling, a few KB the aim.
 	{ path: '/charts/{id}', entry: chartEntry, modules: [], budgetTotal: 60 * kb },
@@ -68,8 +68,9 @@ const routes: Route[] = [
 	{
 		path: '/',
 		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/app/routes/home-page.tsx'],
-		// 223 KB since the running timer joined the app's frame (decision 008, 2026-11-26).
-		budgetJs: 223 * kb,
+		// 223 KB since the running timer joined the app's frame, 224 KB with the invoice routes in the
+		// shell (decision 008, 2026-11-26).
+		budgetJs: 224 * kb,
 	},
 	{
 		path: '/forms',
@@ -80,8 +81,9 @@ const routes: Route[] = [
 		path: '/forms/{id}/edit',
 		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/features/forms/routes/form-builder-page.tsx'],
 		// 299 KB since /invoices/settings shares the text area, native select and tabs with it: the same
-		// code in more, smaller chunks (297.9 KB without that route, 2026-11-26).
-		budgetJs: 299 * kb,
+		// code in more, smaller chunks (297.9 KB without that route, 2026-11-26). 301 KB since the invoice
+		// editor shares the unsaved-changes guard and the save bar's leave dialog with it (299.5 KB without it).
+		budgetJs: 301 * kb,
 	},
 	{
 		path: '/forms/{id}/submissions',
@@ -130,6 +132,19 @@ const routes: Route[] = [
 		path: '/invoices/settings',
 		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/features/invoices/routes/invoice-settings-page.tsx'],
 		budgetJs: 275 * kb,
+	},
+	{
+		// The list: totals, filters, saved filters and the New invoice dialog (243.2 KB measured).
+		path: '/invoices',
+		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/features/invoices/routes/invoices-page.tsx'],
+		budgetJs: 258 * kb,
+	},
+	{
+		// The editor with the money core (big.js) for live totals, and the finalized document with its
+		// actions (273.2 KB measured).
+		path: '/invoices/{id}',
+		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/features/invoices/routes/invoice-page.tsx'],
+		budgetJs: 290 * kb,
 	},
 ]
 
