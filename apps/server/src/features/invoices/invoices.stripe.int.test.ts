@@ -1,4 +1,4 @@
-import type Stripe from 'stripe'
+import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DEFAULT_PRICES, type FakeStripe, startFakeStripe } from '#src/test/fake-stripe/fake-stripe.ts'
 import { endpointEvents, signedFor, webhookEndpoints } from '#src/test/fake-stripe/payments.ts'
@@ -199,6 +199,56 @@ describe('paying online', () => {
 		})
 		expect(foreign.status).toBe(404)
 		expect(await payments(other)).toEqual([])
+	})
+
+	test('a session for part of the amount: recorded once by webhook and confirm, whichever comes and however often', async () => {
+		// With something still left to pay after it, a second recording would be accepted by the
+		// payments' rules: only the session id keeps it to one.
+		const s = await invoiceIn('EUR', '1000.00')
+		await connect(s)
+		const stripe = new Stripe(fake.apiKey, { host: fake.host, port: fake.port, protocol: 'http' })
+		const session = await stripe.checkout.sessions.create({
+			mode: 'payment',
+			line_items: [
+				{ quantity: 1, price_data: { currency: 'eur', unit_amount: 40000, product_data: { name: 'Part' } } },
+			],
+			client_reference_id: s.invoice.id,
+			metadata: { invoiceId: s.invoice.id, profileId: s.profileId },
+			customer_email: 'ap@northwind.example',
+			success_url: 'http://localhost:3000/i/x?session_id={CHECKOUT_SESSION_ID}',
+		})
+		fake.completeCheckout(session.id)
+		const event = endpointEvents(fake.store, endpointOf(s.profileId)?.id as string).find(
+			(entry) => (entry.data.object as { id: string }).id === session.id,
+		) as Stripe.Event
+		expect((await deliver(s.profileId, event)).status).toBe(200)
+		expect((await deliver(s.profileId, event)).status).toBe(200)
+		const confirm = await t.request('POST', `/api/invoices/${s.invoice.publicToken}/checkout/confirm`, {
+			json: { sessionId: session.id },
+		})
+		expect(confirm.body).toMatchObject({
+			status: 'partially_paid',
+			totals: { due: { decimal: '790.00' } },
+			canPayOnline: true,
+		})
+		expect(await payments(s)).toEqual([
+			expect.objectContaining({ method: 'stripe', amount: { minor: 40000, decimal: '400.00' } }),
+		])
+		// The rest through the page's own Checkout: exactly what is left.
+		expect((await checkout(s)).amount_total).toBe(79000)
+	})
+
+	test('starting Checkout is rate-limited per address', async () => {
+		const s = await invoiceIn('EUR', '10')
+		await connect(s)
+		const statuses: number[] = []
+		for (let i = 0; i < 11; i++) {
+			statuses.push(
+				(await t.request('POST', `/api/invoices/${s.invoice.publicToken}/checkout`, { ip: '198.51.100.77' })).status,
+			)
+		}
+		expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true)
+		expect(statuses[10]).toBe(429)
 	})
 
 	test('amounts in Stripe’s units: zero-decimal, ISK, three-decimal rounded to ten', () => {
