@@ -12,6 +12,8 @@ export type JobQueue<T extends object> = {
 	concurrency?: number
 	/** A cron expression (UTC): pg-boss then sends the queue an empty job on that schedule, once across instances. */
 	cron?: string
+	/** Also an empty job when a worker starts: what came due while none ran is done now, not at the next cron. */
+	runAtStart?: boolean
 	/**
 	 * For queues that get a job per public request (a delivery per form answer): no NOTIFY per job,
 	 * and jobs fetched this many at a time, every half second while idle and back to back while
@@ -133,6 +135,9 @@ export function createJobs(options: {
 				const cron = queue.cron
 				if (cron && !schedules.some((schedule) => schedule.name === queue.name && schedule.cron === cron)) {
 					await boss.schedule(queue.name, cron)
+				}
+				if (queue.runAtStart) {
+					await boss.send(queue.name, {})
 				}
 			}
 			isRunning = true
