@@ -413,12 +413,13 @@ export async function runNow(ctx: InvoicesCtx, id: string): Promise<Invoice> {
 	return toInvoice(await documentRecord(ctx.db, ctx.orgId, document.id), today)
 }
 
-/** Hourly (and at start, see `invoices.module.ts`): every due run of every organization. */
+/** Hourly, and when a worker starts: every due run of every organization. */
 export function createRecurringQueue(deps: () => InvoicesDeps): JobQueue<Record<string, never>> {
 	return {
 		name: 'invoice-recurring',
 		options: { retryLimit: 0 },
 		cron: '7 * * * *',
+		runAtStart: true,
 		handle: async () => {
 			await runDue(deps())
 		},
