@@ -128,6 +128,18 @@ export function InvoiceEditor({ invoice, profiles }: { invoice: Invoice; profile
 	}
 
 	const change = (changes: Partial<InvoiceDraft>) => setDraft((current) => ({ ...current, ...changes }))
+	// Another profile has other tax rates: a line whose rate it lacks takes its default one.
+	const changeProfile = (profileId: string) => {
+		const rates = profiles.find((candidate) => candidate.id === profileId)?.taxRates ?? []
+		const fallback = (rates.find((rate) => rate.isDefault) ?? rates[0])?.id
+		setDraft((current) => ({
+			...current,
+			profileId,
+			lines: current.lines.map((line) =>
+				rates.some((rate) => rate.id === line.taxRateId) || !fallback ? line : { ...line, taxRateId: fallback },
+			),
+		}))
+	}
 	const live = liveTotals(draft, profile)
 	const nextNumber = profile?.nextNumbers.invoice
 
@@ -193,7 +205,7 @@ export function InvoiceEditor({ invoice, profiles }: { invoice: Invoice; profile
 				</h2>
 				<div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
 					<Field label="Bill from" error={errors.profileId}>
-						<NativeSelect value={draft.profileId} onChange={(event) => change({ profileId: event.target.value })}>
+						<NativeSelect value={draft.profileId} onChange={(event) => changeProfile(event.target.value)}>
 							{profiles.map((candidate) => (
 								<option key={candidate.id} value={candidate.id}>
 									{candidate.name}

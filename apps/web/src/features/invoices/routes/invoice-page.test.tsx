@@ -1,4 +1,5 @@
 import type { Invoice } from '@blocksmith/contracts/invoice-documents.ts'
+import type { InvoiceProfile, TaxRate } from '@blocksmith/contracts/invoices.ts'
 import type { Database } from '@blocksmith/contracts/workspaces.ts'
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
@@ -29,6 +30,28 @@ const projects: Database = {
 	],
 	sync: { state: 'idle', lastSyncedAt: null, nextSyncAt: null, lastError: null, rowCount: 2 },
 }
+const clients: Database = {
+	...projects,
+	id: 'db-clients',
+	externalId: 'db-clients',
+	name: 'Clients',
+	properties: [
+		{ id: 'cname', name: 'Company', type: 'title' },
+		{ id: 'mail', name: 'Billing e-mail', type: 'email' },
+		{ id: 'vat', name: 'VAT id', type: 'rich_text' },
+	],
+}
+const clientRows = [
+	{
+		id: 'c1',
+		externalId: 'c1',
+		title: 'Globex Corp',
+		values: { cname: 'Globex Corp', mail: 'ap@globex.test', vat: 'FR123' },
+		url: null,
+		createdTime: '2026-01-01T10:00:00.000Z',
+		lastEditedTime: '2026-01-01T10:00:00.000Z',
+	},
+]
 const projectRows = ['Website', 'Mobile app', 'Brand book'].map((title, index) => ({
 	id: `row${index + 1}`,
 	externalId: `row${index + 1}`,
@@ -42,11 +65,11 @@ const projectRows = ['Website', 'Mobile app', 'Brand book'].map((title, index) =
 type Answer = (body: unknown) => Response | undefined
 
 /** The API with the draft `inv1` as the server holds it; PATCHes saved as sent unless `onPatch` answers. */
-function mockInvoice({ onPatch }: { onPatch?: Answer } = {}) {
+function mockInvoice({ onPatch, profiles = [makeProfile()] }: { onPatch?: Answer; profiles?: InvoiceProfile[] } = {}) {
 	let invoice: Invoice = makeInvoice()
 	const api = mockApi((call) => {
 		if (call.path === '/dashboard/local_invoice/settings') {
-			return json([makeProfile()])
+			return json(profiles)
 		}
 		if (call.path === invoicePath && call.method === 'GET') {
 			return json(invoice)
@@ -93,7 +116,10 @@ function mockInvoice({ onPatch }: { onPatch?: Answer } = {}) {
 			])
 		}
 		if (call.path === '/dashboard/local/databases') {
-			return json([projects])
+			return json([projects, clients])
+		}
+		if (call.path === '/dashboard/local/databases/db-clients/rows') {
+			return json({ rows: clientRows, total: 1, offset: 0, limit: 50 })
 		}
 		if (call.path === '/dashboard/local/databases/db-projects/rows') {
 			return json({ rows: projectRows, total: projectRows.length, offset: 0, limit: 100 })
@@ -259,5 +285,42 @@ describe('the invoice editor', () => {
 		expect(totals).toHaveTextContent('Due1.000,00 €')
 		expect(screen.queryByRole('textbox')).toBeNull()
 		expect(screen.queryByRole('button', { name: 'Finalize' })).toBeNull()
+	})
+
+	test('the client from a workspace row is saved as the row and the mapping of its properties', async () => {
+		const { calls } = mockInvoice()
+		const { user } = renderApp(routes, '/invoices/inv1')
+		await screen.findByRole('listitem', { name: 'Line 1' })
+		await user.click(screen.getByRole('button', { name: 'From a workspace row' }))
+		await user.selectOptions(await screen.findByRole('combobox', { name: /Clients database/ }), 'db-clients')
+		// The title and the e-mail property are taken as the name and the e-mail.
+		expect(screen.getByRole('combobox', { name: /^Name/ })).toHaveValue('cname')
+		expect(screen.getByRole('combobox', { name: 'E-mail' })).toHaveValue('mail')
+		await user.selectOptions(screen.getByRole('combobox', { name: 'Tax id' }), 'vat')
+		await user.selectOptions(await screen.findByRole('combobox', { name: 'Client row' }), 'c1')
+		await waitFor(
+			() =>
+				expect(patches(calls).at(-1)?.body).toMatchObject({
+					client: null,
+					clientRow: { databaseId: 'db-clients', rowId: 'c1', mapping: { name: 'cname', email: 'mail', taxId: 'vat' } },
+				}),
+			{ timeout: 3000 },
+		)
+	})
+
+	test("another profile's rates replace the ones it lacks on the lines", async () => {
+		const second = makeProfile({
+			id: 'prof2',
+			name: 'Acme SARL',
+			taxRates: [{ ...(makeProfile().taxRates[0] as TaxRate), id: 'fr20', name: 'TVA 20 %', rate: '20' }],
+		})
+		mockInvoice({ profiles: [makeProfile(), second] })
+		const { user } = renderApp(routes, '/invoices/inv1')
+		await screen.findByRole('listitem', { name: 'Line 1' })
+		await user.selectOptions(screen.getByRole('combobox', { name: 'Bill from' }), 'prof2')
+		expect(
+			within(screen.getByRole('listitem', { name: 'Line 1' })).getByRole('combobox', { name: 'Tax rate' }),
+		).toHaveValue('fr20')
+		expect(screen.getByRole('region', { name: 'Totals' })).toHaveTextContent('1.200,00')
 	})
 })
