@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 import { until } from '#src/test/until.ts'
-import { workspaceRows } from '#src/workspaces/workspaces.schema.ts'
+import { workspaceRows, workspaceWrites } from '#src/workspaces/workspaces.schema.ts'
 import { deliveredRow, invoiceProfile, mapInvoices } from './invoices.workspace.test-kit.ts'
 
 // Invoices ↔ Notion, through the official SDK pointed at the fake Notion: the seeded Invoices
@@ -24,6 +24,8 @@ beforeAll(async () => {
 		NOTION_API_BASE_URL: fake.url,
 		NOTION_REQUESTS_PER_SECOND: '40',
 		WRITE_RETRY_DELAY_SECONDS: '0.2',
+		// Three attempts: a create during an outage is given up on within a second.
+		WRITE_MAX_ATTEMPTS: '3',
 	})
 })
 afterAll(async () => {
@@ -203,5 +205,47 @@ describe('invoices on Notion', () => {
 			const parsed = decimalToMinor(String(amount), one.currency)
 			expect(parsed.ok && parsed.minor, `${one.currency} ${one.total}`).toBe(BigInt(invoice.total.minor))
 		}
+	}, 120_000)
+
+	test('a page Notion never got (its create given up on) is created by the next change, with every value', async () => {
+		const a = await connected()
+		const writesOf = (id: string) =>
+			t.db
+				.select()
+				.from(workspaceWrites)
+				.where(eq(workspaceWrites.source, `invoice:${id}`))
+				.orderBy(workspaceWrites.createdAt)
+		fake.setOutage(true)
+		let invoice: Awaited<ReturnType<typeof finalized>>
+		try {
+			invoice = await finalized(a, { issueDate: '2026-11-03', lines: [line(a.rateIds[0] as string, '1', '100')] })
+			await until(
+				'the create given up on',
+				() => writesOf(invoice.id),
+				(list) => list.length === 1 && list[0]?.state === 'dead',
+			)
+		} finally {
+			fake.setOutage(false)
+		}
+		const paid = await t.request('POST', `/dashboard/notion_invoice/invoices/${invoice.id}/payments`, {
+			token: a.token,
+			json: { date: '2026-11-21', amount: '119.00', method: 'card' },
+		})
+		expect(paid.status).toBe(201)
+		const writes = await until(
+			'a new create delivered',
+			() => writesOf(invoice.id),
+			(list) => list.length === 2 && list[1]?.state === 'delivered',
+		)
+		expect(writes.map((write) => [write.kind, write.afterWriteId])).toEqual([
+			['create', null],
+			['create', null],
+		])
+		const properties = await page(writes[1]?.externalRowId as string)
+		expect(properties.Name?.title?.map((part) => part.plain_text).join('')).toBe(invoice.number)
+		expect(properties.Amount?.number).toBe(119)
+		expect(properties.Issued?.date?.start).toBe('2026-11-03')
+		expect(properties.Status?.status?.name).toBe('Paid')
+		expect(properties.Paid?.checkbox).toBe(true)
 	}, 120_000)
 })
