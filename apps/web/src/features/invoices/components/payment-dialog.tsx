@@ -101,7 +101,7 @@ function PaymentBody({ invoice, onDone }: { invoice: Invoice; onDone: () => void
 			<PaymentList invoice={invoice} payments={payments.data} isPending={payments.isPending} error={payments.error} />
 			{invoice.due.minor > 0 ? (
 				<form className="grid gap-4" onSubmit={submit} noValidate>
-					<div className="grid gap-4 sm:grid-cols-2">
+					<div className="grid items-start gap-4 sm:grid-cols-2">
 						<Field label="Date" error={errors.date} isRequired>
 							<Input type="date" value={draft.date} onChange={(event) => change({ date: event.target.value })} />
 						</Field>

@@ -159,7 +159,7 @@ function RecurringForm({
 
 	return (
 		<form className="grid gap-4" onSubmit={submit} noValidate>
-			<div className="grid grid-cols-[6rem_1fr] gap-3">
+			<div className="grid grid-cols-[6rem_1fr] items-start gap-3">
 				<Field label="Every" error={errors.interval} isRequired>
 					<Input
 						inputMode="numeric"

@@ -164,7 +164,7 @@ export function WorkspaceDatabaseMapping({
 				<Skeleton className="h-64 w-full" />
 			) : (
 				<>
-					<div className="grid gap-4 sm:grid-cols-2">
+					<div className="grid items-start gap-4 sm:grid-cols-2">
 						{plainFields.map(({ field, label, types }) =>
 							select(
 								field === 'number' ? `${label} (required)` : label,
@@ -179,7 +179,7 @@ export function WorkspaceDatabaseMapping({
 					{statusProperty ? (
 						<fieldset className="grid gap-3">
 							<legend className="mb-1 font-medium text-sm">Status options of {statusProperty.name}</legend>
-							<div className="grid gap-4 sm:grid-cols-2">
+							<div className="grid items-start gap-4 sm:grid-cols-2">
 								{rowStatusKeys.map((key) => (
 									<Field key={key} label={statusLabels[key]} error={errors[`statusOptions.${key}`]}>
 										<NativeSelect
@@ -209,7 +209,7 @@ export function WorkspaceDatabaseMapping({
 						<fieldset className="grid gap-3">
 							<legend className="mb-1 font-medium text-sm">Client details from {clients.data.name}</legend>
 							{errors.clientMapping ? <p className="text-[13px] text-error">{errors.clientMapping}</p> : null}
-							<div className="grid gap-4 sm:grid-cols-2">
+							<div className="grid items-start gap-4 sm:grid-cols-2">
 								{clientParts.map(({ part, label, types }) =>
 									select(
 										label,
@@ -241,7 +241,7 @@ export function WorkspaceDatabaseMapping({
 							mapping.lineItems ? null : messages.get('lineItems'),
 						)}
 						{mapping.lineItems && lines.data ? (
-							<div className="grid gap-4 sm:grid-cols-2">
+							<div className="grid items-start gap-4 sm:grid-cols-2">
 								{lineParts.map(({ part, label, types }) =>
 									select(
 										label,
