@@ -76,7 +76,7 @@ test('a 400 on the amount is shown on the amount field and the dialog stays open
 		}
 		if (call.path === `${base}/payments` && call.method === 'POST') {
 			return problem(400, 'VALIDATION', 'Check the payment.', [
-				{ field: 'amount', message: 'EUR amounts have at most 2 decimals.' },
+				{ field: 'amount', message: 'Record at most what is left to pay (1249.50).' },
 			])
 		}
 		return undefined
@@ -86,11 +86,27 @@ test('a 400 on the amount is shown on the amount field and the dialog stays open
 	expect(await within(dialog).findByText('No payment recorded yet.')).toBeInTheDocument()
 	const amount = within(dialog).getByLabelText(/Amount \(EUR\)/)
 	await user.clear(amount)
-	await user.type(amount, '10.005')
+	await user.type(amount, '2000')
 	await user.click(within(dialog).getByRole('button', { name: 'Record payment' }))
 
-	expect(await within(dialog).findByText('EUR amounts have at most 2 decimals.')).toBeInTheDocument()
+	expect(await within(dialog).findByText('Record at most what is left to pay (1249.50).')).toBeInTheDocument()
 	expect(amount).toHaveAttribute('aria-invalid', 'true')
+})
+
+test('an amount the currency cannot hold is refused before anything is sent (JPY has no decimals)', async () => {
+	const { api, user } = setup(
+		makeInvoice({ currency: 'JPY', due: { minor: 1200, decimal: '1200' }, total: { minor: 1200, decimal: '1200' } }),
+		(call) => (call.path === `${base}/payments` && call.method === 'GET' ? json([]) : undefined),
+	)
+	await user.click(screen.getByRole('button', { name: /Record payment/ }))
+	const dialog = await screen.findByRole('dialog')
+	const amount = within(dialog).getByLabelText(/Amount \(JPY\)/)
+	expect(amount).toHaveValue('1200')
+	await user.clear(amount)
+	await user.type(amount, '12.5')
+	await user.click(within(dialog).getByRole('button', { name: 'Record payment' }))
+	expect(await within(dialog).findByText('JPY amounts have no decimals.')).toBeInTheDocument()
+	expect(api.calls.some((call) => call.method === 'POST')).toBe(false)
 })
 
 test('a payment is deleted from the list', async () => {

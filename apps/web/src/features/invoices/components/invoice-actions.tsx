@@ -98,7 +98,7 @@ function DownloadMenu({ invoice }: { invoice: Invoice }) {
 
 function CopyLinkButton({ invoice }: { invoice: Invoice }) {
 	const link = publicLink(invoice)
-	if (!link || invoice.kind !== 'invoice') {
+	if (!link) {
 		return null
 	}
 	async function copy(value: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { formatMoney } from '@blocksmith/contracts/invoice-currencies.ts'
+import { decimalToMinor, formatMoney } from '@blocksmith/contracts/invoice-currencies.ts'
 import { type Invoice, type Payment, paymentMethods } from '@blocksmith/contracts/invoice-documents.ts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Banknote, Trash2 } from 'lucide-react'
@@ -88,8 +88,12 @@ function PaymentBody({ invoice, onDone }: { invoice: Invoice; onDone: () => void
 
 	function submit(event: FormEvent): void {
 		event.preventDefault()
-		if (!draft.amount.trim()) {
-			setErrors({ amount: 'Enter the amount received.' })
+		// The currency's own rule at once (JPY has no decimals, BHD three); what is due, the server checks.
+		const amount = draft.amount.trim() ? decimalToMinor(draft.amount, invoice.currency) : null
+		if (!amount || !amount.ok || amount.minor <= 0n) {
+			setErrors({
+				amount: amount && !amount.ok ? amount.message : 'Enter the amount received, above 0.',
+			})
 			return
 		}
 		setErrors({})
