@@ -1,5 +1,6 @@
 import { Decimal } from '@blocksmith/contracts/invoice-decimal.ts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { teamWithEveryRole } from '#src/test/teams.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 
 // The invoices list done in SQL, and its saved filters (PGlite, or PostgreSQL with
@@ -271,6 +272,22 @@ describe('saved filters', () => {
 		expect(applied.status).toBe(400)
 		expect(fieldsOf(applied)).toEqual(['filterId'])
 		expect((await call('GET', filters)).map((one: { name: string }) => one.name)).toEqual(['Mine'])
+	})
+
+	test('a member saves a filter the whole team then sees and uses', async () => {
+		const team = await teamWithEveryRole(t)
+		const saved = await t.request('POST', filters, {
+			token: team.member.token,
+			json: { name: 'Drafts', filter: { status: 'draft' } },
+		})
+		expect(saved.status).toBe(201)
+		const seen = await t.request('GET', filters, { token: team.owner.token })
+		expect(seen.body.map((one: { id: string }) => one.id)).toEqual([saved.body.id])
+		const renamed = await t.request('PATCH', `${filters}/${saved.body.id}`, {
+			token: team.admin.token,
+			json: { name: 'Open drafts' },
+		})
+		expect(renamed.body).toMatchObject({ name: 'Open drafts', filter: { status: 'draft' } })
 	})
 
 	test('bad input is a 400 naming the field', async () => {
