@@ -90,7 +90,7 @@ function PaymentBody({ invoice, onDone }: { invoice: Invoice; onDone: () => void
 		event.preventDefault()
 		// The currency's own rule at once (JPY has no decimals, BHD three); what is due, the server checks.
 		const amount = draft.amount.trim() ? decimalToMinor(draft.amount, invoice.currency) : null
-		if (!amount || !amount.ok || amount.minor <= 0n) {
+		if (!amount?.ok || amount.minor <= 0n) {
 			setErrors({
 				amount: amount && !amount.ok ? amount.message : 'Enter the amount received, above 0.',
 			})
