@@ -60,7 +60,7 @@ function TypedClient({
 	const set = (key: keyof ClientDraft) => (event: { target: { value: string } }) =>
 		onChange({ ...client, [key]: event.target.value })
 	return (
-		<div className="grid gap-3 sm:grid-cols-2">
+		<div className="grid items-start gap-3 sm:grid-cols-2">
 			<Field label="Client name" error={errors['client.name']}>
 				<Input value={client.name} onChange={set('name')} autoComplete="organization" />
 			</Field>
@@ -70,7 +70,15 @@ function TypedClient({
 			<Field label="Client tax id" error={errors['client.taxId']}>
 				<Input value={client.taxId} onChange={set('taxId')} />
 			</Field>
-			<Field label="Address" description="One line each" error={errors['client.address.lines']}>
+			<Field label="Country" description="Two letters, e.g. DE" error={errors['client.address.country']}>
+				<Input value={client.country} maxLength={2} onChange={set('country')} />
+			</Field>
+			<Field
+				label="Address"
+				description="One line each"
+				error={errors['client.address.lines']}
+				className="sm:col-span-2"
+			>
 				<Textarea rows={2} value={client.addressLines} onChange={set('addressLines')} />
 			</Field>
 			<Field label="Postcode" error={errors['client.address.postcode']}>
@@ -78,9 +86,6 @@ function TypedClient({
 			</Field>
 			<Field label="City" error={errors['client.address.city']}>
 				<Input value={client.city} onChange={set('city')} />
-			</Field>
-			<Field label="Country" description="Two letters, e.g. DE" error={errors['client.address.country']}>
-				<Input value={client.country} maxLength={2} onChange={set('country')} />
 			</Field>
 		</div>
 	)

@@ -6,7 +6,7 @@ import { paths } from '#src/app/paths.ts'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#src/components/ui/table.tsx'
 import { todayLocal } from '../lib/invoice-draft.ts'
 import { InvoiceActions } from './invoice-actions.tsx'
-import { InvoiceStatusBadge, OverdueNote } from './invoice-list-parts.tsx'
+import { OverdueNote } from './invoice-list-parts.tsx'
 import { InvoiceTotals, storedTotals } from './invoice-totals.tsx'
 
 // A finalized invoice or credit note, read-only: what was billed, to whom, and where it stands
@@ -28,8 +28,7 @@ export function InvoiceDocument({ invoice, profile }: { invoice: Invoice; profil
 	const client = invoice.client
 	return (
 		<div className="grid gap-6">
-			<div className="flex flex-wrap items-center gap-3">
-				<InvoiceStatusBadge invoice={invoice} />
+			<div className="flex flex-wrap items-center gap-3 empty:hidden">
 				{invoice.isOverdue && invoice.dueDate ? <OverdueNote dueDate={invoice.dueDate} today={todayLocal()} /> : null}
 				{invoice.correctsId ? (
 					<Link className="text-sm underline" to={paths.invoice(invoice.correctsId)}>

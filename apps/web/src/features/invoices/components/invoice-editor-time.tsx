@@ -12,6 +12,7 @@ import { NativeSelect } from '#src/components/ui/native-select.tsx'
 import { Skeleton } from '#src/components/ui/skeleton.tsx'
 import { errorMessage } from '#src/lib/api-client.ts'
 import { timeViewsQuery } from '../api/invoices.ts'
+import { rateLabel } from '../lib/invoice-draft.ts'
 
 // "Add tracked time": a saved time report (its filters say which time) whose billable time not
 // invoiced yet becomes lines, one per project or task. Finalizing the invoice marks that time billed.
@@ -111,7 +112,7 @@ function TimeForm({
 				<NativeSelect value={taxRateId} onChange={(event) => setTaxRateId(event.target.value)}>
 					{taxRates.map((rate) => (
 						<option key={rate.id} value={rate.id}>
-							{rate.name} ({rate.rate} %)
+							{rateLabel(rate)}
 						</option>
 					))}
 				</NativeSelect>

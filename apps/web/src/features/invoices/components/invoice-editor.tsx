@@ -276,12 +276,14 @@ export function InvoiceEditor({ invoice, profiles }: { invoice: Invoice; profile
 				<Textarea value={draft.notes} onChange={(event) => change({ notes: event.target.value })} />
 			</Field>
 
-			<InvoiceTotals
-				totals={live.ok ? live.totals : null}
-				taxRates={taxRates}
-				{...(profile ? { locale: profile.locale } : {})}
-				note={live.ok ? undefined : (live.errors[0]?.message ?? 'The totals appear once every line is valid.')}
-			/>
+			<div className="sm:ml-auto sm:w-96">
+				<InvoiceTotals
+					totals={live.ok ? live.totals : null}
+					taxRates={taxRates}
+					{...(profile ? { locale: profile.locale } : {})}
+					note={live.ok ? undefined : (live.errors[0]?.message ?? 'The totals appear once every line is valid.')}
+				/>
+			</div>
 			{isLeaveAsked ? <LeaveWithoutSavingDialog blocker={blocker} noun="invoice" /> : null}
 		</div>
 	)

@@ -5,7 +5,7 @@ import { Button } from '#src/components/ui/button.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
 import { NativeSelect } from '#src/components/ui/native-select.tsx'
-import { type FieldErrors, type LineDraft, newLineKey } from '../lib/invoice-draft.ts'
+import { type FieldErrors, type LineDraft, newLineKey, rateLabel } from '../lib/invoice-draft.ts'
 
 // The draft's lines as a list of small forms (a table of inputs does not fit a phone): each line
 // its description, quantity, unit, price, rate and discount, moved with buttons (reachable by
@@ -166,7 +166,7 @@ function LineForm({
 						{taxRates.some((rate) => rate.id === line.taxRateId) ? null : <option value={line.taxRateId}>—</option>}
 						{taxRates.map((rate) => (
 							<option key={rate.id} value={rate.id}>
-								{rate.name} ({rate.rate} %)
+								{rateLabel(rate)}
 							</option>
 						))}
 					</NativeSelect>

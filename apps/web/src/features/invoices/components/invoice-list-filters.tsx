@@ -1,7 +1,8 @@
 import { currencyCodes } from '@blocksmith/contracts/invoice-currencies.ts'
-import { X } from 'lucide-react'
+import { SlidersHorizontal, X } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Button } from '#src/components/ui/button.tsx'
+import { cn } from '#src/components/ui/cn.ts'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
 import { NativeSelect } from '#src/components/ui/native-select.tsx'
@@ -36,77 +37,92 @@ export function InvoiceListFilters({
 }) {
 	const set = (key: keyof ListFilterValues, value: string) => onChange({ ...values, [key]: value })
 	const isFiltered = filterKeys.some((key) => values[key])
+	const count = filterKeys.filter((key) => values[key]).length
+	// On a phone the nine fields would push the list off the screen: they open on demand.
+	const [isOpen, setIsOpen] = useState(false)
 	return (
-		<form
-			aria-label="Filter invoices"
-			onSubmit={(event) => event.preventDefault()}
-			className="grid grid-cols-2 items-end gap-3 md:grid-cols-4 xl:grid-cols-9"
-		>
-			<div className="col-span-2">
-				<DebouncedField label="Client or number" value={values.search} onChange={(value) => set('search', value)} />
-			</div>
-			<Field label="Status">
-				<NativeSelect value={values.status} onChange={(event) => set('status', event.target.value)}>
-					{statuses.map(([value, label]) => (
-						<option key={value} value={value}>
-							{label}
-						</option>
-					))}
-				</NativeSelect>
-			</Field>
-			<Field label="Kind">
-				<NativeSelect value={values.kind} onChange={(event) => set('kind', event.target.value)}>
-					<option value="">Invoices and credit notes</option>
-					<option value="invoice">Invoices</option>
-					<option value="credit_note">Credit notes</option>
-				</NativeSelect>
-			</Field>
-			<Field label="Currency" error={errors.currency}>
-				<NativeSelect value={values.currency} onChange={(event) => set('currency', event.target.value)}>
-					<option value="">Any</option>
-					{currencyCodes.map((code) => (
-						<option key={code} value={code}>
-							{code}
-						</option>
-					))}
-				</NativeSelect>
-			</Field>
-			<Field label="Issued from" error={errors.from}>
-				<Input type="date" value={values.from} onChange={(event) => set('from', event.target.value)} />
-			</Field>
-			<Field label="Issued to" error={errors.to}>
-				<Input type="date" value={values.to} onChange={(event) => set('to', event.target.value)} />
-			</Field>
-			<DebouncedField
-				label="Total from"
-				value={values.amountMin}
-				error={errors.amountMin}
-				onChange={(value) => set('amountMin', value)}
-			/>
-			<DebouncedField
-				label="Total to"
-				value={values.amountMax}
-				error={errors.amountMax}
-				onChange={(value) => set('amountMax', value)}
-			/>
-			{isFiltered ? (
-				<div className="col-span-2 flex flex-wrap items-center gap-2 md:col-span-4 xl:col-span-9">
-					{values.clientId ? (
-						<Button variant="outline" size="sm" onClick={() => set('clientId', '')}>
-							Client: {clientLabel ?? values.clientId} <X aria-hidden />
-							<span className="sr-only">(remove)</span>
-						</Button>
-					) : null}
-					<Button
-						variant="ghost"
-						size="sm"
-						onClick={() => onChange(Object.fromEntries(filterKeys.map((key) => [key, ''])) as ListFilterValues)}
-					>
-						<X aria-hidden /> Clear the filters
-					</Button>
+		<div className="grid gap-3">
+			<Button
+				variant="outline"
+				className="w-fit md:hidden"
+				aria-expanded={isOpen}
+				aria-controls="invoice-filters"
+				onClick={() => setIsOpen(!isOpen)}
+			>
+				<SlidersHorizontal aria-hidden /> Filters{count ? ` (${count})` : ''}
+			</Button>
+			<form
+				id="invoice-filters"
+				aria-label="Filter invoices"
+				onSubmit={(event) => event.preventDefault()}
+				className={cn(!isOpen && 'max-md:hidden', 'grid grid-cols-2 items-end gap-3 md:grid-cols-4 xl:grid-cols-5')}
+			>
+				<div className="col-span-2">
+					<DebouncedField label="Client or number" value={values.search} onChange={(value) => set('search', value)} />
 				</div>
-			) : null}
-		</form>
+				<Field label="Status">
+					<NativeSelect value={values.status} onChange={(event) => set('status', event.target.value)}>
+						{statuses.map(([value, label]) => (
+							<option key={value} value={value}>
+								{label}
+							</option>
+						))}
+					</NativeSelect>
+				</Field>
+				<Field label="Kind">
+					<NativeSelect value={values.kind} onChange={(event) => set('kind', event.target.value)}>
+						<option value="">Any</option>
+						<option value="invoice">Invoices</option>
+						<option value="credit_note">Credit notes</option>
+					</NativeSelect>
+				</Field>
+				<Field label="Currency" error={errors.currency}>
+					<NativeSelect value={values.currency} onChange={(event) => set('currency', event.target.value)}>
+						<option value="">Any</option>
+						{currencyCodes.map((code) => (
+							<option key={code} value={code}>
+								{code}
+							</option>
+						))}
+					</NativeSelect>
+				</Field>
+				<Field label="Issued from" error={errors.from}>
+					<Input type="date" value={values.from} onChange={(event) => set('from', event.target.value)} />
+				</Field>
+				<Field label="Issued to" error={errors.to}>
+					<Input type="date" value={values.to} onChange={(event) => set('to', event.target.value)} />
+				</Field>
+				<DebouncedField
+					label="Total from"
+					value={values.amountMin}
+					error={errors.amountMin}
+					onChange={(value) => set('amountMin', value)}
+				/>
+				<DebouncedField
+					label="Total to"
+					value={values.amountMax}
+					error={errors.amountMax}
+					onChange={(value) => set('amountMax', value)}
+				/>
+				{isFiltered ? (
+					<div className="col-span-2 flex flex-wrap items-center gap-2 md:col-span-4 xl:col-span-5">
+						{values.clientId ? (
+							<Button variant="outline" size="sm" onClick={() => set('clientId', '')}>
+								Client: {clientLabel ?? values.clientId} <X aria-hidden />
+								<span className="sr-only">(remove)</span>
+							</Button>
+						) : null}
+						<Button
+							variant="ghost"
+							size="sm"
+							onClick={() => onChange(Object.fromEntries(filterKeys.map((key) => [key, ''])) as ListFilterValues)}
+						>
+							<X aria-hidden /> Clear the filters
+						</Button>
+					</div>
+				) : null}
+			</form>
+		</div>
 	)
 }
 

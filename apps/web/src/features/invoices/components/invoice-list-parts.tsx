@@ -94,9 +94,11 @@ export function InvoiceListTable({
 				<TableRow>
 					<TableHead>Number</TableHead>
 					<TableHead>Client</TableHead>
-					<TableHead>Issued</TableHead>
+					<TableHead className="max-sm:hidden">Issued</TableHead>
 					<TableHead>Due date</TableHead>
-					<TableHead isNumeric>Total</TableHead>
+					<TableHead isNumeric className="max-sm:hidden">
+						Total
+					</TableHead>
 					<TableHead isNumeric>Due</TableHead>
 					<TableHead>Status</TableHead>
 				</TableRow>
@@ -123,14 +125,16 @@ export function InvoiceListTable({
 								'—'
 							)}
 						</TableCell>
-						<TableCell>{invoice.issueDate}</TableCell>
+						<TableCell className="max-sm:hidden">{invoice.issueDate}</TableCell>
 						<TableCell>
 							<span className="grid">
 								{invoice.dueDate ?? '—'}
 								{invoice.isOverdue && invoice.dueDate ? <OverdueNote dueDate={invoice.dueDate} today={today} /> : null}
 							</span>
 						</TableCell>
-						<TableCell isNumeric>{formatMoney(invoice.total.minor, invoice.currency)}</TableCell>
+						<TableCell isNumeric className="max-sm:hidden">
+							{formatMoney(invoice.total.minor, invoice.currency)}
+						</TableCell>
 						<TableCell isNumeric>{formatMoney(invoice.due.minor, invoice.currency)}</TableCell>
 						<TableCell>
 							<InvoiceStatusBadge invoice={invoice} />

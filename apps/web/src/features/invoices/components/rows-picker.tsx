@@ -15,7 +15,7 @@ import { Skeleton } from '#src/components/ui/skeleton.tsx'
 import { errorMessage } from '#src/lib/api-client.ts'
 import { databasesQuery, rowsQuery, workspacesQuery } from '#src/workspaces/api/workspaces.ts'
 import { plainText } from '#src/workspaces/lib/values.ts'
-import type { FieldErrors } from '../lib/invoice-draft.ts'
+import { type FieldErrors, rateLabel } from '../lib/invoice-draft.ts'
 
 // "Add from rows": a database of any connected workspace, some of its rows ticked, and which
 // property gives each part of a line. The server reads the rows from the mirror and adds the lines.
@@ -228,7 +228,7 @@ function RowsForm({ taxRates, onAdd }: { taxRates: TaxRate[]; onAdd: (input: Lin
 							<NativeSelect value={taxRateId} onChange={(event) => setTaxRateId(event.target.value)}>
 								{taxRates.map((rate) => (
 									<option key={rate.id} value={rate.id}>
-										{rate.name} ({rate.rate} %)
+										{rateLabel(rate)}
 									</option>
 								))}
 							</NativeSelect>

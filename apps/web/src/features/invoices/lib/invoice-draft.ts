@@ -181,3 +181,8 @@ export function todayLocal(now = new Date()): string {
 
 /** Field errors of a 400 (or of the live totals) by their field path (`lines.2.unitPrice`). */
 export type FieldErrors = Record<string, string>
+
+/** A tax rate as a choice: its name, with the percentage when the name does not say it. */
+export function rateLabel(rate: { name: string; rate: string }): string {
+	return rate.name.includes(rate.rate) ? rate.name : `${rate.name} (${rate.rate} %)`
+}
