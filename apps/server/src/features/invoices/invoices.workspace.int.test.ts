@@ -1,11 +1,11 @@
 import { decimalToMinor } from '@blocksmith/contracts/invoice-currencies.ts'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { deliveredRow, invoiceProfile, mapInvoices, type Rates } from '#src/test/invoices-workspace.ts'
 import { expectRefusedByRole, teamWithEveryRole } from '#src/test/teams.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 import { type Database, idOf, sample } from '#src/test/time.ts'
 import { workspaceRows, workspaceWrites } from '#src/workspaces/workspaces.schema.ts'
-import { deliveredRow, invoiceProfile, mapInvoices, type Rates } from './invoices.workspace.test-kit.ts'
 
 // Invoices ↔ the sample workspace as a new user finds it (PGlite, or PostgreSQL with
 // DATABASE_URL): the suggested mapping, finalization creating the row, payments and credit notes

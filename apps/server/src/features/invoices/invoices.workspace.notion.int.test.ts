@@ -2,10 +2,10 @@ import { decimalToMinor } from '@blocksmith/contracts/invoice-currencies.ts'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
+import { deliveredRow, invoiceProfile, mapInvoices } from '#src/test/invoices-workspace.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 import { until } from '#src/test/until.ts'
 import { workspaceRows, workspaceWrites } from '#src/workspaces/workspaces.schema.ts'
-import { deliveredRow, invoiceProfile, mapInvoices } from './invoices.workspace.test-kit.ts'
 
 // Invoices ↔ Notion, through the official SDK pointed at the fake Notion: the seeded Invoices
 // data source mapped as suggested, finalization creating a page with the properties as Notion
