@@ -2,7 +2,7 @@ import type { Hono } from 'hono'
 import Stripe from 'stripe'
 import { cardDeclined, invalidRequest, missingParam, resourceMissing, unsupported } from './errors.ts'
 import type { EventRecord } from './events.ts'
-import { type Env, newestFirst, page, params, respond } from './http.ts'
+import { type Env, json, newestFirst, page, params, respond } from './http.ts'
 import { checkoutSession } from './objects-sessions.ts'
 import { newId, type Params } from './params.ts'
 import type { CardBehaviour, Ctx, FakeStripeStore } from './store.ts'
@@ -341,6 +341,21 @@ export function installPaymentApi(app: Hono<Env>, ctx: Ctx): void {
 	app.get('/v1/webhook_endpoints/:id', (c) => {
 		params(c).allow('expand')
 		return respond(c, publicEndpoint(endpoint(ctx, c.req.param('id'))), ctx.store)
+	})
+	// A control for a fake in another process: each endpoint with what was delivered to it (2xx) so far.
+	app.get('/_fake/webhook_endpoints', () => {
+		const state = stateOf(ctx.store)
+		return json(
+			[...state.endpoints.values()].map((endpoint) => ({
+				id: endpoint.id,
+				url: endpoint.url,
+				deliveries: (state.deliveries.get(endpoint.id) ?? []).map((entry) => ({
+					type: entry.event.type,
+					objectId: (entry.event.data.object as { id?: string }).id ?? null,
+					delivered: entry.delivered,
+				})),
+			})),
+		)
 	})
 	app.delete('/v1/webhook_endpoints/:id', (c) => {
 		params(c).allow()
