@@ -106,3 +106,17 @@ test('a quantity that is not a number is refused before anything is sent', async
 	expect(await within(dialog).findByText('Enter a quantity above 0.')).toBeInTheDocument()
 	expect(api.calls.some((call) => call.method === 'POST')).toBe(false)
 })
+
+test('more than is left of a line is refused before anything is sent', async () => {
+	const { api, user } = setup(() => json({}, 201))
+	await user.click(screen.getByRole('button', { name: /Credit note/ }))
+	const dialog = await screen.findByRole('dialog')
+	await user.click(await within(dialog).findByRole('radio', { name: 'Some lines' }))
+	await user.click(within(dialog).getByRole('checkbox', { name: 'Credit Design' }))
+	const quantity = within(dialog).getByRole('textbox', { name: 'Quantity to credit of Design' })
+	await user.clear(quantity)
+	await user.type(quantity, '6.5')
+	await user.click(within(dialog).getByRole('button', { name: 'Issue credit note' }))
+	expect(await within(dialog).findByText('Credit at most what is left of the line (6).')).toBeInTheDocument()
+	expect(api.calls.some((call) => call.method === 'POST')).toBe(false)
+})

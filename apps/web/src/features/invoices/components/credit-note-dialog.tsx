@@ -14,7 +14,14 @@ import { Skeleton } from '#src/components/ui/skeleton.tsx'
 import { Textarea } from '#src/components/ui/textarea.tsx'
 import { ApiError, errorMessage } from '#src/lib/api-client.ts'
 import { createCreditNote, creditNotesQuery } from '../api/invoice-actions.ts'
-import { type CreditChoice, creditTotal, type OpenLine, openLines, quantityText } from './credit-note-lines.ts'
+import {
+	type CreditChoice,
+	creditTotal,
+	isMoreThan,
+	type OpenLine,
+	openLines,
+	quantityText,
+} from './credit-note-lines.ts'
 import { fieldErrorsOf } from './invoice-actions-errors.ts'
 
 // A credit note is the only correction of a finalized invoice: all that is still open, or some
@@ -110,8 +117,11 @@ function CreditNoteForm({ invoice, open, onDone }: { invoice: Invoice; open: Ope
 		event.preventDefault()
 		const local: Record<string, string> = {}
 		for (const choice of chosen) {
+			const left = open.find((line) => line.index === choice.line)?.left ?? '0'
 			if (!creditTotal(invoice, [choice])) {
 				local[`line.${choice.line}`] = 'Enter a quantity above 0.'
+			} else if (isMoreThan(choice.quantity, left)) {
+				local[`line.${choice.line}`] = `Credit at most what is left of the line (${left}).`
 			}
 		}
 		if (chosen.length === 0) {

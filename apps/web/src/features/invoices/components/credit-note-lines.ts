@@ -88,6 +88,12 @@ export function creditTotal(invoice: Invoice, choices: readonly CreditChoice[]):
 	return result.ok ? result.totals : null
 }
 
+/** `quantity` (as typed) is above `limit`; a quantity that is not a number is not. */
+export function isMoreThan(quantity: string, limit: string): boolean {
+	const parsed = parseDecimal(quantity.trim(), 4, 9)
+	return parsed !== null && parsed.gt(quantityOf(limit))
+}
+
 /** "3 h", "2.5": a quantity as people read it. */
 export function quantityText(quantity: string, unit: string | null): string {
 	const shown = formatDecimal(quantity)

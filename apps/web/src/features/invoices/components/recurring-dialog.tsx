@@ -86,6 +86,7 @@ export function RecurringDialog({ invoice, recurrence, trigger }: RecurringDialo
 					<RecurringForm
 						sourceId={invoice?.id ?? recurrence?.sourceId ?? ''}
 						recurrence={recurrence ?? null}
+						hasNoEmail={Boolean(invoice && !invoice.client?.email)}
 						onDone={() => setIsOpen(false)}
 					/>
 				) : null}
@@ -97,10 +98,13 @@ export function RecurringDialog({ invoice, recurrence, trigger }: RecurringDialo
 function RecurringForm({
 	sourceId,
 	recurrence,
+	hasNoEmail,
 	onDone,
 }: {
 	sourceId: string
 	recurrence: Recurrence | null
+	/** The source invoice is known to have no client e-mail: sending runs would fail. */
+	hasNoEmail: boolean
 	onDone: () => void
 }) {
 	const queryClient = useQueryClient()
@@ -210,9 +214,11 @@ function RecurringForm({
 			<Field
 				label="Each invoice"
 				description={
-					draft.action === 'send'
-						? 'Numbered and e-mailed to the client on its day, with the profile’s message.'
-						: 'Left a draft for you to review, finalize and send.'
+					draft.action === 'draft'
+						? 'Left a draft for you to review, finalize and send.'
+						: hasNoEmail
+							? 'The client has no e-mail address on this invoice: each run would stop the series until one is added. Choose drafts, or add the address to a new invoice.'
+							: 'Numbered and e-mailed to the client on its day, with the profile’s message.'
 				}
 				error={errors.action ?? errors.sourceId}
 			>

@@ -155,3 +155,14 @@ test('a refused start day is shown on the first day’s field', async () => {
 	expect(await within(dialog).findByText('This day does not exist.')).toBeInTheDocument()
 	expect(within(dialog).getByLabelText(/First invoice on/)).toHaveAttribute('aria-invalid', 'true')
 })
+
+test('sending runs of an invoice whose client has no e-mail are warned about', async () => {
+	mockApi(() => undefined)
+	const invoice = makeInvoice({ client: { name: 'Globex', address: null, email: null, taxId: null } })
+	const { user } = renderPage(() => <InvoiceActions invoice={invoice} />, '/', '/')
+	await user.click(screen.getByRole('button', { name: /Make recurring/ }))
+	const dialog = await screen.findByRole('dialog')
+	expect(within(dialog).queryByText(/has no e-mail address/)).not.toBeInTheDocument()
+	await user.selectOptions(within(dialog).getByLabelText('Each invoice'), 'send')
+	expect(within(dialog).getByText(/has no e-mail address/)).toBeInTheDocument()
+})
