@@ -91,7 +91,7 @@ export function creditTotal(invoice: Invoice, choices: readonly CreditChoice[]):
 /** `quantity` (as typed) is above `limit`; a quantity that is not a number is not. */
 export function isMoreThan(quantity: string, limit: string): boolean {
 	const parsed = parseDecimal(quantity.trim(), 4, 9)
-	return parsed !== null && parsed.gt(quantityOf(limit))
+	return parsed?.gt(quantityOf(limit)) ?? false
 }
 
 /** "3 h", "2.5": a quantity as people read it. */
