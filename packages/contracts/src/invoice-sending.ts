@@ -67,7 +67,7 @@ export const publicInvoiceSchema = z.object({
 			quantity: z.string(),
 			unit: z.string().nullable(),
 			unitPrice: z.string(),
-			/** "19 %" with the rate's name, as printed. */
+			/** The tax rate's name ("VAT 19 %"). */
 			tax: z.string(),
 			net: moneySchema,
 		}),

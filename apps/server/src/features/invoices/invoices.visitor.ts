@@ -101,7 +101,8 @@ async function pageData(deps: InvoicesDeps, record: DocumentRecord): Promise<Pub
 				quantity: line.quantity,
 				unit: line.unit,
 				unitPrice: line.unitPrice,
-				tax: `${rates.get(line.taxRateId) ?? figures.categoryCode} (${figures.rate} %)`,
+				// The rate's name as the team wrote it ("VAT 19 %"); the breakdown below gives the percentages.
+				tax: rates.get(line.taxRateId) ?? `${figures.rate} %`,
 				net: figures.net,
 			}
 		}),

@@ -215,36 +215,52 @@ function InvoiceView({ token, invoice, justPaid }: { token: string; invoice: Pub
 					</section>
 				</div>
 
-				<div className="overflow-x-auto">
-					<table className="w-full min-w-[32rem] text-sm" aria-label="Lines">
-						<thead className="text-left text-muted-foreground text-xs">
-							<tr className="border-b">
-								<th className="py-2 pr-3 font-medium">Description</th>
-								<th className="py-2 pr-3 text-right font-medium">Qty</th>
-								<th className="py-2 pr-3 text-right font-medium">Unit price</th>
-								<th className="py-2 pr-3 font-medium">Tax</th>
-								<th className="py-2 text-right font-medium">Amount</th>
+				{/* A phone gets the lines as a list: five columns do not fit 390 px. */}
+				<ul aria-label="Lines" className="grid gap-3 text-sm sm:hidden">
+					{invoice.lines.map((line, index) => (
+						// biome-ignore lint/suspicious/noArrayIndexKey: lines have no id and never move here.
+						<li key={index} className="flex justify-between gap-3 border-b pb-3">
+							<span className="grid gap-0.5">
+								<span>{line.description}</span>
+								<span className="text-muted-foreground text-xs">
+									{line.quantity}
+									{line.unit ? ` ${line.unit}` : ''} ×{' '}
+									{formatDecimalMoney(line.unitPrice, invoice.currency, invoice.locale, { maxDecimals: 6 })} ·{' '}
+									{line.tax}
+								</span>
+							</span>
+							<span className="text-right tabular-nums">{money(invoice, line.net.decimal)}</span>
+						</li>
+					))}
+				</ul>
+				<table className="hidden w-full text-sm sm:table" aria-label="Lines">
+					<thead className="text-left text-muted-foreground text-xs">
+						<tr className="border-b">
+							<th className="py-2 pr-3 font-medium">Description</th>
+							<th className="py-2 pr-3 text-right font-medium">Qty</th>
+							<th className="py-2 pr-3 text-right font-medium">Unit price</th>
+							<th className="py-2 pr-3 font-medium">Tax</th>
+							<th className="py-2 text-right font-medium">Amount</th>
+						</tr>
+					</thead>
+					<tbody>
+						{invoice.lines.map((line, index) => (
+							// biome-ignore lint/suspicious/noArrayIndexKey: lines have no id and never move here.
+							<tr key={index} className="border-b align-top">
+								<td className="py-2 pr-3">{line.description}</td>
+								<td className="py-2 pr-3 text-right tabular-nums">
+									{line.quantity}
+									{line.unit ? ` ${line.unit}` : ''}
+								</td>
+								<td className="py-2 pr-3 text-right tabular-nums">
+									{formatDecimalMoney(line.unitPrice, invoice.currency, invoice.locale, { maxDecimals: 6 })}
+								</td>
+								<td className="py-2 pr-3">{line.tax}</td>
+								<td className="py-2 text-right tabular-nums">{money(invoice, line.net.decimal)}</td>
 							</tr>
-						</thead>
-						<tbody>
-							{invoice.lines.map((line, index) => (
-								// biome-ignore lint/suspicious/noArrayIndexKey: lines have no id and never move here.
-								<tr key={index} className="border-b align-top">
-									<td className="py-2 pr-3">{line.description}</td>
-									<td className="py-2 pr-3 text-right tabular-nums">
-										{line.quantity}
-										{line.unit ? ` ${line.unit}` : ''}
-									</td>
-									<td className="py-2 pr-3 text-right tabular-nums">
-										{formatDecimalMoney(line.unitPrice, invoice.currency, invoice.locale, { maxDecimals: 6 })}
-									</td>
-									<td className="py-2 pr-3">{line.tax}</td>
-									<td className="py-2 text-right tabular-nums">{money(invoice, line.net.decimal)}</td>
-								</tr>
-							))}
-						</tbody>
-					</table>
-				</div>
+						))}
+					</tbody>
+				</table>
 
 				<dl className="ml-auto grid w-full max-w-xs grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-sm" aria-label="Totals">
 					<dt className="text-muted-foreground">Net</dt>
@@ -256,10 +272,10 @@ function InvoiceView({ token, invoice, justPaid }: { token: string; invoice: Pub
 							value={money(invoice, row.tax.decimal)}
 						/>
 					))}
-					<dt className="border-t pt-1 font-medium">Total</dt>
-					<dd className="border-t pt-1 text-right font-medium tabular-nums">
-						{money(invoice, invoice.totals.total.decimal)}
-					</dd>
+					<div className="col-span-2 flex justify-between gap-4 border-t pt-1 font-medium">
+						<dt>Total</dt>
+						<dd className="tabular-nums">{money(invoice, invoice.totals.total.decimal)}</dd>
+					</div>
 					{invoice.totals.paid.minor > 0 ? (
 						<TotalRow label="Paid" value={`−${money(invoice, invoice.totals.paid.decimal)}`} />
 					) : null}
