@@ -109,7 +109,7 @@ test('an amount the currency cannot hold is refused before anything is sent (JPY
 	expect(api.calls.some((call) => call.method === 'POST')).toBe(false)
 })
 
-test('a payment is deleted from the list', async () => {
+test('a payment is deleted from the list after confirming', async () => {
 	const { api, user } = setup(makeInvoice(), (call) => {
 		if (call.path === `${base}/payments` && call.method === 'GET') {
 			return json([payment])
@@ -121,6 +121,8 @@ test('a payment is deleted from the list', async () => {
 	})
 	await user.click(screen.getByRole('button', { name: /Record payment/ }))
 	await user.click(await screen.findByRole('button', { name: /Delete the payment of €500.00/ }))
+	expect(api.calls.some((call) => call.method === 'DELETE')).toBe(false)
+	await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete payment' }))
 	await waitFor(() => expect(api.calls.some((call) => call.method === 'DELETE')).toBe(true))
 })
 

@@ -6,7 +6,14 @@ import { type FormEvent, useState } from 'react'
 import { toast } from 'sonner'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
-import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from '#src/components/ui/dialog.tsx'
+import {
+	ConfirmDialog,
+	Dialog,
+	DialogClose,
+	DialogContent,
+	DialogFooter,
+	DialogTrigger,
+} from '#src/components/ui/dialog.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
 import { NativeSelect } from '#src/components/ui/native-select.tsx'
@@ -195,15 +202,22 @@ function PaymentList({
 								{payment.note ? ` · ${payment.note}` : ''}
 							</p>
 						</div>
-						<Button
-							variant="ghost"
-							size="icon-sm"
-							aria-label={`Delete the payment of ${amount} on ${payment.date}`}
-							isLoading={remove.isPending && remove.variables?.id === payment.id}
-							onClick={() => remove.mutate(payment)}
-						>
-							<Trash2 aria-hidden />
-						</Button>
+						<ConfirmDialog
+							title={`Delete the payment of ${amount}?`}
+							description="Only for a payment recorded by mistake: the amount is due again and the status follows."
+							confirmLabel="Delete payment"
+							isDestructive
+							onConfirm={() => remove.mutateAsync(payment)}
+							trigger={
+								<Button
+									variant="ghost"
+									size="icon-sm"
+									aria-label={`Delete the payment of ${amount} on ${payment.date}`}
+								>
+									<Trash2 aria-hidden />
+								</Button>
+							}
+						/>
 					</li>
 				)
 			})}
