@@ -4,6 +4,9 @@ import { useParams } from 'react-router'
 import { paths } from '#src/app/paths.ts'
 import { PageGate } from '#src/components/page-gate.tsx'
 import { ItemPageHeader } from '#src/components/page-header.tsx'
+import { Alert } from '#src/components/ui/alert.tsx'
+import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
+import { errorMessage } from '#src/lib/api-client.ts'
 import { invoiceQuery, profilesQuery } from '../api/invoices.ts'
 import { InvoiceEditor } from '../components/invoice-editor.tsx'
 import { InvoiceDocument } from '../components/invoice-editor-document.tsx'
@@ -50,7 +53,15 @@ export function InvoicePage() {
 						{isDraft ? (
 							profiles.data ? (
 								<InvoiceEditor key={loaded.id} invoice={loaded} profiles={profiles.data} />
-							) : null
+							) : profiles.isError ? (
+								<Alert variant="error" title="The company profiles could not be loaded">
+									{errorMessage(profiles.error)}
+								</Alert>
+							) : (
+								<SkeletonGroup label="Loading the editor…">
+									<Skeleton className="h-96 w-full" />
+								</SkeletonGroup>
+							)
 						) : (
 							<InvoiceDocument invoice={loaded} profile={profile} />
 						)}
