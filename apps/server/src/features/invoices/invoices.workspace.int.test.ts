@@ -452,6 +452,12 @@ describe('tenancy', () => {
 		expectRefusedByRole(await t.request('DELETE', '/dashboard/local/invoices/database', { token: team.member.token }))
 		expect((await t.request('GET', '/dashboard/local/invoices', { token: team.member.token })).status).toBe(200)
 		expect((await t.request('POST', '/dashboard/local/sync_invoices', { token: team.member.token })).status).toBe(200)
+		expect((await t.request('GET', '/dashboard/local/sync_invoices', { token: team.member.token })).body).not.toBeNull()
+		// Another database starts its sync afresh.
+		await mapInvoices(t, team.admin.token, 'local', 'Projects')
+		expect((await t.request('GET', '/dashboard/local/sync_invoices', { token: team.member.token })).body).toBeNull()
+		const state = await t.request('GET', '/dashboard/local/invoices/database', { token: team.member.token })
+		expect(state.body.mapped).toMatchObject({ name: 'Projects', lastSyncAt: null })
 		const admin = await t.request('DELETE', '/dashboard/local/invoices/database', { token: team.admin.token })
 		expect(admin.status).toBe(200)
 		expect((await t.request('GET', '/dashboard/local/invoices', { token: team.member.token })).status).toBe(404)

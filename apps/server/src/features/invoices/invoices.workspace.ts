@@ -160,6 +160,7 @@ export async function saveInvoiceDatabase(
 				updatedAt: now,
 				// Another database starts its sync afresh.
 				lastSyncAt: sql`case when ${invoiceDatabases.databaseId} = ${database.id} then ${invoiceDatabases.lastSyncAt} end`,
+				lastSync: sql`case when ${invoiceDatabases.databaseId} = ${database.id} then ${invoiceDatabases.lastSync} end`,
 			},
 		})
 	return getInvoiceDatabase(ctx, tool)
