@@ -167,13 +167,16 @@ export async function addLinesFromTime(id: string, tool: WorkspaceTool, input: L
 export type InvoiceTimeView = { id: string; name: string; tool: WorkspaceTool; databaseName: string }
 
 /** The time-tracking views of both tools, for "Add tracked time" (read here: a feature never imports another). */
+// Only what the choice shows: the view's settings belong to the time pages.
+const viewChoiceSchema = timeViewSchema.pick({ id: true, name: true, databaseName: true })
+
 export const timeViewsQuery = queryOptions({
 	queryKey: invoiceKeys.timeViews,
 	queryFn: async ({ signal }): Promise<InvoiceTimeView[]> => {
 		const tools: WorkspaceTool[] = ['local', 'notion']
 		const lists = await Promise.all(
 			tools.map(async (tool) => {
-				const views = await api(`/dashboard/${tool}_time/views`, { schema: z.array(timeViewSchema), signal }).catch(
+				const views = await api(`/dashboard/${tool}_time/views`, { schema: z.array(viewChoiceSchema), signal }).catch(
 					() => [],
 				)
 				return views.map((view) => ({ id: view.id, name: view.name, tool, databaseName: view.databaseName }))

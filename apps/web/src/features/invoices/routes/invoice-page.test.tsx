@@ -65,9 +65,22 @@ const projectRows = ['Website', 'Mobile app', 'Brand book'].map((title, index) =
 type Answer = (body: unknown) => Response | undefined
 
 /** The API with the draft `inv1` as the server holds it; PATCHes saved as sent unless `onPatch` answers. */
-function mockInvoice({ onPatch, profiles = [makeProfile()] }: { onPatch?: Answer; profiles?: InvoiceProfile[] } = {}) {
+function mockInvoice({
+	onPatch,
+	profiles = [makeProfile()],
+	extra,
+}: {
+	onPatch?: Answer
+	profiles?: InvoiceProfile[]
+	/** Answers tried first, for a test's own paths. */
+	extra?: (call: { method: string; path: string; body: unknown }) => Response | undefined
+} = {}) {
 	let invoice: Invoice = makeInvoice()
 	const api = mockApi((call) => {
+		const answer = extra?.(call)
+		if (answer) {
+			return answer
+		}
 		if (call.path === '/dashboard/local_invoice/settings') {
 			return json(profiles)
 		}
@@ -322,5 +335,45 @@ describe('the invoice editor', () => {
 			within(screen.getByRole('listitem', { name: 'Line 1' })).getByRole('combobox', { name: 'Tax rate' }),
 		).toHaveValue('fr20')
 		expect(screen.getByRole('region', { name: 'Totals' })).toHaveTextContent('1.200,00')
+	})
+
+	test("tracked time comes in through the view's own tool, grouped as chosen", async () => {
+		const view = { id: 'v1', name: 'November, billable', databaseName: 'Time entries' }
+		const timeLine = {
+			description: 'Website: 12 h',
+			quantity: '12',
+			unit: 'hours',
+			unitPrice: '80',
+			discount: null,
+			taxRateId: 'rate1',
+		}
+		const { calls } = mockInvoice({
+			extra: (call) => {
+				if (call.path === '/dashboard/notion_time/views') {
+					const dates = { createdAt: '2026-11-01T10:00:00.000Z', updatedAt: '2026-11-01T10:00:00.000Z' }
+					return json([{ ...view, ...dates }])
+				}
+				if (call.path === '/dashboard/local_time/views') {
+					return json([])
+				}
+				if (call.path === '/dashboard/notion_invoice/invoices/inv1/lines/from_time') {
+					return json(makeInvoice({ lines: [...makeInvoice().lines, timeLine] }))
+				}
+				return undefined
+			},
+		})
+		const { user } = renderApp(routes, '/invoices/inv1')
+		await screen.findByRole('listitem', { name: 'Line 1' })
+		await user.click(screen.getByRole('button', { name: 'Add tracked time' }))
+		const dialog = await screen.findByRole('dialog', { name: 'Add tracked time' })
+		await user.selectOptions(await within(dialog).findByRole('combobox', { name: /Time report/ }), 'notion:v1')
+		await user.selectOptions(within(dialog).getByRole('combobox', { name: 'One line per' }), 'task')
+		await user.click(within(dialog).getByRole('button', { name: 'Add the time' }))
+		expect(await screen.findByRole('listitem', { name: 'Line 2' })).toBeInTheDocument()
+		expect(calls.find((call) => call.path.endsWith('/from_time'))?.body).toEqual({
+			viewId: 'v1',
+			groupBy: 'task',
+			taxRateId: 'rate1',
+		})
 	})
 })
