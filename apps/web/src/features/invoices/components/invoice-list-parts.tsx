@@ -117,6 +117,7 @@ export function InvoiceListTable({
 									type="button"
 									className="truncate underline-offset-4 hover:underline"
 									title={`Only ${invoice.client.name}`}
+									aria-label={`Filter by ${invoice.client.name}`}
 									onClick={() => onClient(invoice.clientRow?.rowId ?? invoice.client?.name ?? '')}
 								>
 									{invoice.client.name}

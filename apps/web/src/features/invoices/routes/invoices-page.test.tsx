@@ -93,6 +93,12 @@ describe('the invoices list', () => {
 		await user.type(screen.getByRole('textbox', { name: 'Total from' }), '1000')
 		await waitFor(() => expect(calls.at(-1)?.search.get('amountMin')).toBe('1000'))
 		expect(router.state.location.search).toContain('amountMin=1000')
+		// A client's name in the table filters by that client, the other filters kept.
+		await user.click(screen.getByRole('button', { name: 'Filter by Initech' }))
+		await waitFor(() => expect(calls.at(-1)?.search.get('clientId')).toBe('Initech'))
+		expect(calls.at(-1)?.search.get('status')).toBe('overdue')
+		await user.click(screen.getByRole('button', { name: /Client: Initech/ }))
+		await waitFor(() => expect(router.state.location.search).not.toContain('clientId'))
 	})
 
 	test('with no invoices, the empty state creates the first draft and opens it', async () => {
