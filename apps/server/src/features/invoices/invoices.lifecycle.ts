@@ -27,7 +27,7 @@ export function newPublicToken(): string {
 /**
  * Records what happened to `document` (as it is after the change) and queues the write of its
  * row in the mapped invoices database. `ctx` is the module's context: the write-back needs its
- * workspace deps, public URL and logger (typed optional only because `settle` names less).
+ * workspace deps, public URL and logger.
  */
 export async function documentChanged(
 	ctx: WriteBackCtx,

@@ -53,7 +53,7 @@ function assertPayable(document: DocumentRecord): void {
  * finalized. Records the event and queues the write-back (`documentChanged`).
  */
 export async function settle(
-	ctx: Pick<InvoicesCtx, 'orgId' | 'userId' | 'now'>,
+	ctx: Parameters<typeof documentChanged>[0],
 	tx: Db,
 	document: DocumentRecord,
 	event: Parameters<typeof documentChanged>[3],

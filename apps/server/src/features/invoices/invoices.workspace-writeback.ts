@@ -245,8 +245,7 @@ async function isCreateGivenUp(tx: Db, document: DocumentRecord): Promise<boolea
 	return last?.state === 'dead' && !last.externalRowId
 }
 
-export type WriteBackCtx = Pick<InvoicesCtx, 'orgId' | 'userId' | 'now'> &
-	Partial<Pick<InvoicesCtx, 'workspaces' | 'publicUrl' | 'log'>>
+export type WriteBackCtx = Pick<InvoicesCtx, 'orgId' | 'userId' | 'now' | 'workspaces' | 'publicUrl' | 'log'>
 
 /**
  * After a state change (inside its transaction): the document's row is created or brought up
@@ -266,10 +265,6 @@ export async function writeBack(ctx: WriteBackCtx, tx: Db, changed: DocumentReco
 	const document = (await isCreateGivenUp(tx, changed)) ? { ...changed, rowWriteId: null, rowState: null } : changed
 	const isLinked = document.rowWriteId !== null || document.rowId !== null
 	const { workspaces, publicUrl, log } = ctx
-	if (!workspaces || publicUrl === undefined || !log) {
-		// Every context built from the module's deps has them; a caller that dropped them would lose the write.
-		throw new Error('documentChanged: the write-back needs the invoices deps (workspaces, publicUrl, log)')
-	}
 	const wanted = desiredValues({
 		document,
 		mapping: mapped.mapping,
