@@ -186,4 +186,20 @@ describe('the invoices list', () => {
 			currency: 'EUR',
 		})
 	})
+
+	test("more pages come by the server's cursor, the totals those of every page", async () => {
+		const { calls } = mockList((search) =>
+			search.get('cursor') === 'c2'
+				? ({ invoices: [paid], totals: [], nextCursor: null } as InvoiceList)
+				: ({ invoices: [draft, overdue], totals: list.totals, nextCursor: 'c2' } as InvoiceList),
+		)
+		const { user } = renderApp(routes, '/invoices')
+		const table = await screen.findByRole('table', { name: 'Invoices' })
+		expect(within(table).queryByRole('row', { name: /INV-2026-0006/ })).toBeNull()
+		await user.click(screen.getByRole('button', { name: 'Show more' }))
+		expect(await within(table).findByRole('row', { name: /INV-2026-0006/ })).toBeInTheDocument()
+		expect(calls.at(-1)?.search.get('cursor')).toBe('c2')
+		expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull()
+		expect(screen.getByRole('region', { name: 'Paid' })).toHaveTextContent('€1,190.00')
+	})
 })
