@@ -251,6 +251,14 @@ describe('paying online', () => {
 		expect(statuses[10]).toBe(429)
 	})
 
+	test('an amount Stripe refuses (under its minimum charge) is a 409 telling the client to pay another way', async () => {
+		const s = await invoiceIn('EUR', '0.10')
+		await connect(s)
+		const refused = await t.request('POST', `/api/invoices/${s.invoice.publicToken}/checkout`)
+		expect(refused.status).toBe(409)
+		expect(refused.body.detail).toMatch(/Stripe refused this payment .*at least €0.50.*bank details/)
+	})
+
 	test('amounts in Stripe’s units: zero-decimal, ISK, three-decimal rounded to ten', () => {
 		expect(stripeAmount(1190, 'JPY')).toBe(1190)
 		expect(stripeAmount(119000, 'EUR')).toBe(119000)

@@ -185,6 +185,14 @@ export async function createCheckout(deps: InvoicesDeps, token: string, clientIp
 		})
 		return { url: found(session.url) }
 	} catch (error) {
+		// Refused (an amount under the account's minimum charge, a currency it does not take): trying
+		// again will not help, and the client needs to know to pay another way.
+		if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+			deps.log.warn({ err: error, invoiceId: record.id }, 'Stripe refused the Checkout Session')
+			throw new AppError('CONFLICT', {
+				detail: `Stripe refused this payment (${error.message}). Use the bank details on the invoice.`,
+			})
+		}
 		throw new AppError('SERVICE_UNAVAILABLE', {
 			detail: 'Stripe could not start the payment. Try again.',
 			cause: error,

@@ -14,7 +14,7 @@ import type { CardBehaviour, Ctx, FakeStripeStore } from './store.ts'
  * when created) that events are delivered to, signed per endpoint; and `GET /v1/account`, the account the key
  * belongs to. Shapes as the SDK's pinned API version answers them.
  *
- * Where it is not Stripe: no minimum charge amounts, no PaymentIntent object to retrieve (the session names
+ * Where it is not Stripe: minimum charge amounts only for USD, EUR, GBP, CHF and JPY, no PaymentIntent object to retrieve (the session names
  * its id), no `checkout.session.async_payment_*` events (cards only), and endpoint deliveries are tried a few
  * times right away instead of over three days.
  */
@@ -138,6 +138,14 @@ export function createPaymentCheckoutSession(ctx: Ctx, params: Params): Stripe.C
 		throw missingParam('success_url')
 	}
 	const total = lines.reduce((sum, line) => sum + line.unitAmount * line.quantity, 0)
+	const currency = lines[0]?.currency ?? 'usd'
+	const minimum = minimumCharge[currency]
+	if (minimum !== undefined && total < minimum) {
+		throw invalidRequest(
+			`The Checkout Session's total amount due must add up to at least ${formatAmount(minimum, currency)} ${currency}`,
+			'line_items',
+		)
+	}
 	const created = checkoutSession({
 		mode: 'payment',
 		customer: customer?.id ?? null,
@@ -160,6 +168,9 @@ export function createPaymentCheckoutSession(ctx: Ctx, params: Params): Stripe.C
 	)
 	return created
 }
+
+/** Stripe's minimum charge amounts for the currencies tests use (docs.stripe.com/currencies#minimum-and-maximum-charge-amounts). */
+const minimumCharge: Record<string, number> = { usd: 50, eur: 50, gbp: 30, chf: 50, jpy: 50 }
 
 const zeroDecimal = new Set('bif clp djf gnf jpy kmf krw mga pyg rwf ugx vnd vuv xaf xof xpf'.split(' '))
 const threeDecimal = new Set('bhd jod kwd omr tnd'.split(' '))
