@@ -9,6 +9,7 @@ import { createFakeNotion } from '../server/src/test/fake-notion/fake-notion.ts'
 import { chromiumFlags, findChromium } from './chromium.ts'
 import { createHttpApi, randomClientIp } from './http-api.ts'
 import { waitForMail } from './mail.ts'
+import { invoiceShots, seedInvoices } from './screenshots-invoices.ts'
 import { buildWebIfStale, repoDir, type ServerUnderTest, startServer } from './server-process.ts'
 
 // Screenshots of every main screen, light and dark, for design review and the docs. Run by
@@ -174,6 +175,7 @@ try {
 	const charts = await seedCharts(api, ada.token)
 	await seedTime(api, charles.token)
 	const timeReports = await seedTimeReports(api, ada.token)
+	const invoices = await seedInvoices(api, ada.token)
 
 	// Mary owns "Celestial Mechanics", an organization of its own whose subscription she paused:
 	// a trial cannot be paused, so billing starts first (the local provider takes no payment).
@@ -222,12 +224,8 @@ try {
 			viewports: ['desktop', 'phone'],
 		},
 		...timeReportShots(timeReports),
-		...(
-			[
-				['invoices', 'Invoices', '/invoices'],
-				['portals', 'Portals', '/portals'],
-			] as const
-		).map(
+		...invoiceShots(invoices),
+		...([['portals', 'Portals', '/portals']] as const).map(
 			([name, title, pagePath]): Shot => ({
 				name,
 				caption: `${title}: what the module will do, and the workspace it will use`,
