@@ -204,6 +204,22 @@ describe('runs', () => {
 		])
 	})
 
+	test('a series whose first day is today produces that invoice when it is made; one from tomorrow waits', async () => {
+		const s = await setUp()
+		today('2027-03-10')
+		const email = `first-day-${Date.now()}@northwind.test`
+		const body = await source(s, { client: { ...client, email } })
+		// No job run: the creation itself produced (and, for `send`, numbered and e-mailed) today's invoice.
+		const series = await recur(s, { sourceId: body.id, frequency: 'month', startDate: '2027-03-10', action: 'send' })
+		expect(series).toMatchObject({ runs: 1, nextDate: '2027-04-10', isActive: true, lastError: null })
+		const [made] = (await producedBy(s, series.id)) as unknown as { id: string; issueDate: string; status: string }[]
+		expect(made).toMatchObject({ id: series.lastDocumentId, issueDate: '2027-03-10', status: 'sent' })
+		await t.waitForMail(email, /INV-/)
+		const later = await recur(s, { sourceId: body.id, frequency: 'month', startDate: '2027-03-11' })
+		expect(later).toMatchObject({ runs: 0, nextDate: '2027-03-11', lastDocumentId: null })
+		expect(await producedBy(s, later.id)).toEqual([])
+	})
+
 	test('`send` finalizes with the next number and e-mails it; run_now produces the next run today', async () => {
 		const s = await setUp()
 		today('2027-05-02')

@@ -5,7 +5,7 @@
 // advances its next date in the same transaction as the copy, so two instances never produce
 // the same run; missed runs are caught up one by one, each dated its own day. A run that fails
 // (a retired tax rate, a client row gone) pauses the series and says why on it, instead of
-// failing again every hour.
+// failing again every hour. A series whose first day is today produces that run when it is made.
 
 import { randomUUID } from 'node:crypto'
 import { minorToDecimal } from '@blocksmith/contracts/invoice-currencies.ts'
@@ -181,6 +181,22 @@ export async function createRecurrence(ctx: InvoicesCtx, input: CreateInput): Pr
 		createdAt: now,
 		updatedAt: now,
 	})
+	if (input.startDate === today) {
+		// Its first day is today: that invoice is produced now, as the job would on the day. The
+		// job runs hourly, so waiting for it would leave today's invoice missing for up to an hour.
+		const run = await ctx.db.transaction(async (tx) => {
+			const record = await lockedRecurrence(tx, ctx.orgId, id)
+			// A job may have taken it between the insert and the lock: then it is no longer due.
+			if (!record.isActive || record.nextDate !== today) {
+				return null
+			}
+			const document = await runScheduled(tx, ctx, record, today)
+			return document ? { record, document } : null
+		})
+		if (run) {
+			await deliver(ctx, run.record, run.document)
+		}
+	}
 	return getRecurrence(ctx, id)
 }
 
@@ -347,6 +363,21 @@ async function deliver(ctx: InvoicesCtx, recurrence: RecurrenceRecord, document:
 	}
 }
 
+/**
+ * The run of `recurrence` (locked by the caller) scheduled for `runDate`, in `tx`: the copy and
+ * the series advanced, or, when the copy fails, the series paused with the reason.
+ */
+async function runScheduled(tx: Db, ctx: InvoicesCtx, recurrence: RecurrenceRecord, runDate: string) {
+	try {
+		const document = await tx.transaction((run) => produce({ ...ctx, db: run }, run, recurrence, runDate))
+		await advance(tx, ctx, recurrence, runDate, document.id)
+		return document
+	} catch (error) {
+		await failed(tx, ctx, recurrence, runDate, error)
+		return null
+	}
+}
+
 /** A job acts for nobody: its events have no actor. */
 function jobCtx(deps: InvoicesDeps, recurrence: RecurrenceRecord): InvoicesCtx {
 	return { ...deps, orgId: recurrence.organizationId, userId: '', role: 'owner' }
@@ -372,16 +403,9 @@ export async function runDue(deps: InvoicesDeps, maxRuns = 1000): Promise<number
 			if (!recurrence?.nextDate) {
 				return null
 			}
-			const runDate = recurrence.nextDate
 			const ctx = jobCtx(deps, recurrence)
-			try {
-				const document = await tx.transaction((run) => produce({ ...ctx, db: run }, run, recurrence, runDate))
-				await advance(tx, ctx, recurrence, runDate, document.id)
-				return { recurrence, document, ctx }
-			} catch (error) {
-				await failed(tx, ctx, recurrence, runDate, error)
-				return { recurrence, document: null, ctx }
-			}
+			const document = await runScheduled(tx, ctx, recurrence, recurrence.nextDate)
+			return { recurrence, document, ctx }
 		})
 		if (!outcome) {
 			break
