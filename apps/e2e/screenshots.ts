@@ -9,7 +9,7 @@ import { createFakeNotion } from '../server/src/test/fake-notion/fake-notion.ts'
 import { chromiumFlags, findChromium } from './chromium.ts'
 import { createHttpApi, randomClientIp } from './http-api.ts'
 import { waitForMail } from './mail.ts'
-import { invoiceShots, seedInvoices } from './screenshots-invoices.ts'
+import { invoiceShots, seedInvoices, startShotsStripe } from './screenshots-invoices.ts'
 import { buildWebIfStale, repoDir, type ServerUnderTest, startServer } from './server-process.ts'
 
 // Screenshots of every main screen, light and dark, for design review and the docs. Run by
@@ -74,6 +74,8 @@ type Shot = {
 	 * picture of a long page would show the rest of it uncovered.
 	 */
 	isWindowOnly?: boolean
+	/** A picture that is no page of the app (a PDF's page): one, in no theme, named `<name>.png`. */
+	image?: (browser: Browser) => Promise<Buffer>
 }
 
 function heading(name: string, level = 1) {
@@ -123,6 +125,7 @@ const notion = await createFakeNotion({
 	seed: true,
 	oauth: { clientId: 'shots-client', clientSecret: 'shots-secret' },
 })
+const stripe = await startShotsStripe()
 let server: ServerUnderTest | undefined
 let browser: Browser | undefined
 let exitCode = 0
@@ -134,6 +137,7 @@ try {
 		dataDir,
 		children,
 		notion: { apiBaseUrl: notion.url, clientId: 'shots-client', clientSecret: 'shots-secret' },
+		env: { STRIPE_API_BASE_URL: stripe.url },
 	})
 	const { baseUrl } = server
 	const api = createHttpApi(baseUrl)
@@ -175,7 +179,10 @@ try {
 	const charts = await seedCharts(api, ada.token)
 	await seedTime(api, charles.token)
 	const timeReports = await seedTimeReports(api, ada.token)
-	const invoices = await seedInvoices(api, ada.token)
+	const invoices = await seedInvoices(api, ada.token, {
+		logoBlobId: await uploadImage(api, baseUrl, ada.token, 'logo.png', logoPng()),
+		stripeKey: stripe.apiKey,
+	})
 
 	// Mary owns "Celestial Mechanics", an organization of its own whose subscription she paused:
 	// a trial cannot be paused, so billing starts first (the local provider takes no payment).
@@ -686,6 +693,13 @@ try {
 	mkdirSync(outDir, { recursive: true })
 	const written: { file: string; caption: string }[] = []
 	for (const shot of toTake) {
+		if (shot.image) {
+			const file = `${shot.name}.png`
+			writeFileSync(path.join(outDir, file), await shot.image(browser))
+			console.log(`${file}  ${Math.round(statSync(path.join(outDir, file)).size / 1024)} KB`)
+			written.push({ file, caption: shot.caption })
+			continue
+		}
 		const viewports = shot.viewports ?? ['desktop']
 		const variants: { theme: Theme; viewport: 'desktop' | 'phone' }[] = viewports.flatMap((viewport) =>
 			(viewport === 'phone' ? (shot.phoneThemes ?? ['light']) : themes).map((theme) => ({ theme, viewport })),
@@ -729,7 +743,7 @@ try {
 	}
 	const order = shots.map((shot) => shot.name)
 	const rank = (file: string) => {
-		const index = order.findIndex((name) => new RegExp(`^${name}(-phone)?-(light|dark)\\.png$`).test(file))
+		const index = order.findIndex((name) => new RegExp(`^${name}((-phone)?-(light|dark))?\\.png$`).test(file))
 		return index === -1 ? order.length : index
 	}
 	const sorted = [...lines].sort(([a], [b]) => rank(a) - rank(b))
@@ -758,6 +772,7 @@ try {
 		exitCode = 1
 	}
 	await notion.close()
+	await stripe.close()
 	rmSync(dataDir, { recursive: true, force: true })
 }
 process.exit(exitCode)
