@@ -201,6 +201,8 @@ export const listInvoicesQuerySchema = z.object({
 	amountMin: amountBoundSchema.optional(),
 	amountMax: amountBoundSchema.optional(),
 	kind: invoiceKindSchema.optional(),
+	/** The credit notes of one invoice (the invoice's id). */
+	correctsId: idSchema.optional(),
 	/** Part of the number or of the client's name, any case. */
 	search: z.string().trim().min(1).max(200).optional(),
 	/** A saved filter (`invoice_filter`) applied first; the other parameters given override its fields. */
@@ -223,6 +225,8 @@ export const invoiceListSchema = z.object({
 			dueMinor: z.number().int(),
 		}),
 	),
+	/** Where the next page starts (`cursor`); null on the last page. */
+	nextCursor: z.string().nullable(),
 })
 export type InvoiceList = z.infer<typeof invoiceListSchema>
 

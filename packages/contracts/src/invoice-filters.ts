@@ -6,7 +6,7 @@ import { listInvoicesQuerySchema } from './invoice-documents.ts'
 
 /** The list's filter fields (no page, no cursor, no other saved filter). */
 export const savedInvoiceFilterSchema = listInvoicesQuerySchema
-	.omit({ limit: true, cursor: true, filterId: true })
+	.omit({ limit: true, cursor: true, filterId: true, correctsId: true })
 	.strict()
 export type SavedInvoiceFilter = z.infer<typeof savedInvoiceFilterSchema>
 

@@ -75,6 +75,10 @@ describe('credit notes and the amount due', () => {
 		// A credit note owes nothing itself.
 		expect(note.body.due.minor).toBe(0)
 
+		const notes = await t.request('GET', `${base}?correctsId=${invoice.id}`, { token })
+		expect(notes.body.invoices.map((one: { id: string }) => one.id)).toEqual([note.body.id])
+		expect(notes.body.nextCursor).toBeNull()
+
 		const after = await read(token, invoice.id)
 		expect(after.credited).toEqual({ minor: 5950, decimal: '59.50' })
 		expect(after.due).toEqual({ minor: 23800, decimal: '238.00' })

@@ -63,6 +63,9 @@ function conditionsOf(orgId: string, filter: ListFilter, today: string): SQL[] {
 	if (filter.kind) {
 		conditions.push(eq(d.kind, filter.kind))
 	}
+	if (filter.correctsId) {
+		conditions.push(eq(d.correctsId, filter.correctsId))
+	}
 	if (filter.clientId) {
 		conditions.push(
 			or(sql`${d.clientRow} ->> 'rowId' = ${filter.clientId}`, sql`${d.client} ->> 'name' = ${filter.clientId}`) as SQL,

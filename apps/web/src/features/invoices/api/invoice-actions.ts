@@ -44,14 +44,7 @@ export const paymentsQuery = (invoiceId: string) =>
 		queryFn: ({ signal }) => api(`${base}/${encode(invoiceId)}/payments`, { schema: z.array(paymentSchema), signal }),
 	})
 
-/** A page of the list; `nextCursor` leads to the next one (null on the last). */
-const listPageSchema = invoiceListSchema.extend({ nextCursor: z.string().nullable().optional() })
-
-/**
- * The credit notes that correct an invoice, for what each line has left to credit. The list has
- * no filter by the corrected invoice: credit notes of the invoice's client (the credit note keeps
- * it) are read page by page and picked here.
- */
+/** The credit notes that correct an invoice, for what each line has left to credit. */
 export const creditNotesQuery = (invoice: Invoice) =>
 	queryOptions({
 		queryKey: actionKeys.creditNotes(invoice.id),
@@ -60,11 +53,11 @@ export const creditNotesQuery = (invoice: Invoice) =>
 			let cursor: string | undefined
 			do {
 				const page = await api(base, {
-					query: { kind: 'credit_note', limit: 200, search: invoice.client?.name || undefined, cursor },
-					schema: listPageSchema,
+					query: { correctsId: invoice.id, limit: 200, cursor },
+					schema: invoiceListSchema,
 					signal,
 				})
-				found.push(...page.invoices.filter((one) => one.correctsId === invoice.id))
+				found.push(...page.invoices)
 				cursor = page.nextCursor ?? undefined
 			} while (cursor)
 			return found

@@ -110,17 +110,13 @@ export type InvoiceListFilters = {
 	kind?: string | undefined
 }
 
-/** A page of the list; `nextCursor` (when the server gives one) reads the next. */
-const invoicePageSchema = invoiceListSchema.extend({ nextCursor: z.string().nullable().optional() })
-type InvoicePage = InvoiceList & { nextCursor?: string | null | undefined }
-
 export function invoicesQuery(filters: InvoiceListFilters) {
 	return infiniteQueryOptions({
 		queryKey: invoiceKeys.list(filters),
-		queryFn: ({ signal, pageParam }): Promise<InvoicePage> =>
+		queryFn: ({ signal, pageParam }): Promise<InvoiceList> =>
 			api(documents, {
 				query: { ...filters, ...(pageParam ? { cursor: pageParam } : {}) },
-				schema: invoicePageSchema,
+				schema: invoiceListSchema,
 				signal,
 			}),
 		initialPageParam: '',

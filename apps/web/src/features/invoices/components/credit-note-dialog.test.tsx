@@ -22,9 +22,12 @@ const earlier = makeInvoice({
 function setup(answer: (body: unknown) => Response) {
 	const api = mockApi((call) => {
 		if (call.path === '/dashboard/local_invoice/invoices' && call.method === 'GET') {
+			// The server answers the credit notes of the invoice asked for, and only them.
+			const notes = [earlier, makeInvoice({ id: 'other', kind: 'credit_note', correctsId: 'x' })]
 			return json({
-				invoices: [earlier, makeInvoice({ id: 'other', kind: 'credit_note', correctsId: 'x' })],
+				invoices: notes.filter((note) => note.correctsId === call.search.get('correctsId')),
 				totals: [],
+				nextCursor: null,
 			})
 		}
 		if (call.path === '/dashboard/local_invoice/invoices/inv1/credit_note') {
@@ -61,7 +64,7 @@ test('what is left of each line, some lines chosen, their total shown before con
 	expect(invalidate).toHaveBeenCalledWith({ queryKey: ['invoices'] })
 	// The earlier credit notes were looked for among the client's.
 	const read = api.calls.find((call) => call.path === '/dashboard/local_invoice/invoices' && call.method === 'GET')
-	expect(Object.fromEntries(read?.search ?? [])).toMatchObject({ kind: 'credit_note', search: 'Globex' })
+	expect(Object.fromEntries(read?.search ?? [])).toMatchObject({ correctsId: 'inv1' })
 })
 
 test('everything still open sends no lines: the server credits what is left', async () => {

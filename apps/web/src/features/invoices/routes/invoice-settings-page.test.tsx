@@ -32,7 +32,7 @@ function withProfile(
 				return new Response('%PDF-1.7', { headers: { 'content-type': 'application/pdf' } })
 			}
 			if (call.path === '/dashboard/local_invoice/invoices') {
-				return json({ invoices: [], totals: [] })
+				return json({ invoices: [], totals: [], nextCursor: null })
 			}
 			return undefined
 		},
@@ -275,7 +275,7 @@ describe('invoice settings', () => {
 				return new Response('%PDF-1.7', { headers: { 'content-type': 'application/pdf' } })
 			}
 			if (call.path === '/dashboard/local_invoice/invoices') {
-				return json({ invoices: [], totals: [] })
+				return json({ invoices: [], totals: [], nextCursor: null })
 			}
 			return undefined
 		})

@@ -41,6 +41,7 @@ const list: InvoiceList = {
 		{ status: 'overdue', currency: 'EUR', count: 1, totalMinor: 119000, dueMinor: 119000 },
 		{ status: 'paid', currency: 'EUR', count: 1, totalMinor: 119000, dueMinor: 0 },
 	],
+	nextCursor: null,
 }
 
 function mockList(answer: (search: URLSearchParams) => InvoiceList = () => list) {
@@ -82,7 +83,7 @@ describe('the invoices list', () => {
 
 	test('the filters go into the address and the request; the overdue status asks the server for it', async () => {
 		const { calls } = mockList((search) =>
-			search.get('status') === 'overdue' ? { invoices: [overdue], totals: list.totals } : list,
+			search.get('status') === 'overdue' ? { invoices: [overdue], totals: list.totals, nextCursor: null } : list,
 		)
 		const { user, router } = renderApp(routes, '/invoices')
 		await screen.findByRole('table', { name: 'Invoices' })
@@ -107,7 +108,7 @@ describe('the invoices list', () => {
 				return json([makeProfile()])
 			}
 			if (call.path === listPath && call.method === 'GET') {
-				return json({ invoices: [], totals: [] })
+				return json({ invoices: [], totals: [], nextCursor: null })
 			}
 			if (call.path === listPath && call.method === 'POST') {
 				return json(makeInvoice({ id: 'new1' }), 201)
