@@ -62,7 +62,7 @@ test('what is left of each line, some lines chosen, their total shown before con
 	const post = api.calls.find((call) => call.method === 'POST')
 	expect(post?.body).toEqual({ lines: [{ line: 0, quantity: '2.5' }], notes: 'Hours not worked' })
 	expect(invalidate).toHaveBeenCalledWith({ queryKey: ['invoices'] })
-	// The earlier credit notes were looked for among the client's.
+	// The earlier credit notes were asked for by the invoice they correct.
 	const read = api.calls.find((call) => call.path === '/dashboard/local_invoice/invoices' && call.method === 'GET')
 	expect(Object.fromEntries(read?.search ?? [])).toMatchObject({ correctsId: 'inv1' })
 })
