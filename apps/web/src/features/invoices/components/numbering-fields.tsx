@@ -62,7 +62,7 @@ export function NumberingFields({
 				const shown = preview(kind)
 				const serverError = errorAt(form, `numbering.${kind}.pattern`)
 				return (
-					<div key={kind} className="grid gap-3 sm:grid-cols-[1fr_10rem]">
+					<div key={kind} className="grid items-start gap-3 sm:grid-cols-[1fr_10rem]">
 						<Field label={label} error={serverError ?? (shown.isProblem ? shown.text : undefined)}>
 							<Input className="font-mono" {...form.register(`numbering.${kind}.pattern`)} />
 						</Field>

@@ -44,7 +44,7 @@ export function ProfileFields({
 	return (
 		<div className="grid gap-6">
 			<Section title="Company" description="Who the invoice is from, as printed at its top.">
-				<div className="grid gap-4 sm:grid-cols-2">
+				<div className="grid items-start gap-4 sm:grid-cols-2">
 					<Field label="Legal name" isRequired error={err('legalName')}>
 						<Input autoComplete="organization" {...register('legalName')} />
 					</Field>
@@ -68,7 +68,7 @@ export function ProfileFields({
 					</Field>
 					<CountryField form={form} />
 				</div>
-				<div className="grid gap-4 sm:grid-cols-2">
+				<div className="grid items-start gap-4 sm:grid-cols-2">
 					<Field
 						label="VAT number"
 						description="With its country prefix, e.g. DE123456789."
@@ -194,7 +194,7 @@ export function ProfileFields({
 						))}
 					</div>
 				</fieldset>
-				<div className="grid gap-4 sm:grid-cols-3">
+				<div className="grid items-start gap-4 sm:grid-cols-3">
 					<ColorField form={form} name="template.accentColor" label="Accent colour" />
 					<ColorField form={form} name="template.textColor" label="Text colour" />
 					<Field label="Font" error={err('template.font')}>
@@ -272,7 +272,7 @@ function CurrencyAndLocale({ form }: { form: ProfileForm }) {
 		sample = null
 	}
 	return (
-		<div className="grid gap-4 sm:grid-cols-2">
+		<div className="grid items-start gap-4 sm:grid-cols-2">
 			<Field
 				label="Currency"
 				description={
@@ -324,7 +324,7 @@ function BankFields({ form }: { form: ProfileForm }) {
 				</NativeSelect>
 			</Field>
 			{kind === 'iban' ? (
-				<div className="grid gap-4 sm:grid-cols-3">
+				<div className="grid items-start gap-4 sm:grid-cols-3">
 					<Field label="IBAN" error={errorAt(form, 'bank.iban') ?? ibanHint}>
 						<Input className="font-mono" autoComplete="off" {...form.register('bank.iban')} />
 					</Field>

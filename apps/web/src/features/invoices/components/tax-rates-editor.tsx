@@ -35,7 +35,7 @@ export function TaxRatesEditor({ form, isReadOnly }: { form: ProfileForm; isRead
 					const n = index + 1
 					return (
 						<li key={field.key} aria-label={`Tax rate ${n}`} className="grid gap-3 rounded-lg border p-3">
-							<div className="grid gap-3 sm:grid-cols-[1fr_7rem_1fr]">
+							<div className="grid items-start gap-3 sm:grid-cols-[1fr_7rem_1fr]">
 								<Field label={`Name of rate ${n}`} error={errorAt(form, `taxRates.${index}.name`)}>
 									<Input placeholder="VAT 19 %" {...form.register(`taxRates.${index}.name`)} />
 								</Field>
@@ -57,7 +57,7 @@ export function TaxRatesEditor({ form, isReadOnly }: { form: ProfileForm; isRead
 								</Field>
 							</div>
 							{category?.needsReason ? (
-								<div className="grid gap-3 sm:grid-cols-[1fr_14rem]">
+								<div className="grid items-start gap-3 sm:grid-cols-[1fr_14rem]">
 									<Field
 										label={`Exemption reason of rate ${n}`}
 										description="Printed on the invoice, e.g. “Reverse charge” or the law that exempts it."
