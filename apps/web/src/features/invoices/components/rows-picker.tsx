@@ -87,10 +87,13 @@ export function DatabaseSelect({
 	)
 }
 
+/** The property of one of `types` whose name says it is the part, or '' when none does. */
+const byName = (properties: Property[], types: string[], names: RegExp) =>
+	properties.find((property) => types.includes(property.type) && names.test(property.name))?.id ?? ''
+
+/** As `byName`, else the first property of those types (a title is the description, whatever its name). */
 const guess = (properties: Property[], types: string[], names: RegExp) =>
-	properties.find((property) => types.includes(property.type) && names.test(property.name))?.id ??
-	properties.find((property) => types.includes(property.type))?.id ??
-	''
+	byName(properties, types, names) || (properties.find((property) => types.includes(property.type))?.id ?? '')
 
 export function RowsPicker({
 	taxRates,
@@ -149,8 +152,10 @@ function RowsForm({ taxRates, onAdd }: { taxRates: TaxRate[]; onAdd: (input: Lin
 		const props = next?.properties ?? []
 		setMapping({
 			description: guess(props, ['title'], /name|title|description/i),
-			quantity: guess(props, ['number'], /qty|quantity|hours|amount of/i),
-			unit: guess(props, ['select', 'rich_text'], /unit/i),
+			// Only by name: any number would do as a quantity, and on a Projects database the first
+			// one is the budget, which then multiplied the price by itself (2,500 × 2,500).
+			quantity: byName(props, ['number'], /qty|quantity|hours|amount of/i),
+			unit: byName(props, ['select', 'rich_text'], /unit/i),
 			unitPrice: guess(props, ['number', 'formula', 'rollup'], /price|rate|fee|budget/i),
 		})
 	}

@@ -27,6 +27,7 @@ const projects: Database = {
 		{ id: 'name', name: 'Name', type: 'title' },
 		{ id: 'budget', name: 'Price', type: 'number' },
 		{ id: 'days', name: 'Quantity', type: 'number' },
+		{ id: 'phase', name: 'Phase', type: 'select' },
 	],
 	sync: { state: 'idle', lastSyncedAt: null, nextSyncAt: null, lastError: null, rowCount: 2 },
 }
@@ -199,6 +200,8 @@ describe('the invoice editor', () => {
 		// The title and the price-like property are guessed; the quantity is chosen.
 		expect(within(dialog).getByRole('combobox', { name: /Description/ })).toHaveValue('name')
 		expect(within(dialog).getByRole('combobox', { name: /Unit price/ })).toHaveValue('budget')
+		// A select not named like a unit is no unit: the lines would read "Website 1 In progress".
+		expect(within(dialog).getByRole('combobox', { name: 'Unit' })).toHaveValue('')
 		await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Quantity' }), 'days')
 		await user.click(await within(dialog).findByRole('checkbox', { name: 'Website' }))
 		await user.click(within(dialog).getByRole('checkbox', { name: 'Brand book' }))
