@@ -72,10 +72,14 @@ export const publicInvoiceSchema = z.object({
 			net: moneySchema,
 		}),
 	),
+	/** The invoice's discounts (BG-20), each once: its allowances per rate added up. */
+	discounts: z.array(z.object({ percent: z.string().nullable(), reason: z.string().nullable(), amount: moneySchema })),
 	taxBreakdown: z.array(
 		z.object({ categoryCode: z.string(), rate: z.string(), taxable: moneySchema, tax: moneySchema }),
 	),
 	totals: z.object({
+		/** The lines' nets before the discounts (BT-106): what the lines add up to. */
+		lines: moneySchema,
 		net: moneySchema,
 		tax: moneySchema,
 		total: moneySchema,

@@ -209,6 +209,51 @@ describe('the public page', () => {
 		expect((await t.request('GET', `/api/invoices/${token}`)).status).toBe(404)
 		expect((await t.app.request(`/api/invoices/${token}/pdf`)).status).toBe(404)
 	})
+
+	test('a discount over lines of two rates is one discount, its allowances added up, between the lines’ sum and the net', async () => {
+		const { token } = await t.signUp({ name: 'Dana Discount' })
+		const profile = await t.request('POST', '/dashboard/local_invoice/settings', {
+			token,
+			json: {
+				legalName: 'Acme GmbH',
+				address,
+				taxRates: [
+					{ name: 'VAT 19 %', categoryCode: 'S', rate: '19', isDefault: true },
+					{ name: 'VAT 7 %', categoryCode: 'S', rate: '7' },
+				],
+			},
+		})
+		expect(profile.status, JSON.stringify(profile.body)).toBe(201)
+		const rate = (percent: string) =>
+			(profile.body.taxRates as { id: string; rate: string }[]).find((one) => one.rate === percent)?.id
+		const draft = await t.request('POST', base, {
+			token,
+			json: {
+				client: { name: 'Northwind Ltd', email: null, address: null },
+				issueDate: '2026-03-01',
+				lines: [
+					{ description: 'Design work', quantity: '1', unitPrice: '1000.00', taxRateId: rate('19') },
+					{ description: 'Prints', quantity: '4', unitPrice: '50.00', taxRateId: rate('7') },
+				],
+				discounts: [{ kind: 'percent', percent: '10', reason: 'Early booking' }],
+			},
+		})
+		expect(draft.status, JSON.stringify(draft.body)).toBe(201)
+		const done = await t.request('POST', `${base}/${draft.body.id}/finalize`, { token })
+		expect(done.status, JSON.stringify(done.body)).toBe(200)
+
+		const page = await t.request('GET', `/api/invoices/${done.body.publicToken}`)
+		expect(page.status, JSON.stringify(page.body)).toBe(200)
+		expect(page.body.discounts).toEqual([
+			{ percent: '10', reason: 'Early booking', amount: { minor: 12000, decimal: '120.00' } },
+		])
+		expect(page.body.totals).toMatchObject({
+			lines: { decimal: '1200.00' },
+			net: { decimal: '1080.00' },
+			tax: { decimal: '183.60' },
+			total: { decimal: '1263.60' },
+		})
+	})
 })
 
 describe('tenancy and roles', () => {

@@ -6,6 +6,7 @@
 // record one payment. Decision 036.
 
 import { minorToDecimal } from '@blocksmith/contracts/invoice-currencies.ts'
+import type { Allowance, Money } from '@blocksmith/contracts/invoice-money.ts'
 import type { PublicInvoice } from '@blocksmith/contracts/invoice-sending.ts'
 import { and, eq, isNull } from 'drizzle-orm'
 import Stripe from 'stripe'
@@ -73,6 +74,27 @@ async function markViewed(deps: InvoicesDeps, record: DocumentRecord): Promise<v
 	})
 }
 
+/**
+ * Each discount once, as the client gave it: the money core splits a discount over the rates of
+ * the lines it applies to (one allowance per rate, as EN 16931 wants), and the page adds them up.
+ */
+function discountsOf(allowances: Allowance[], money: (minor: number) => Money): PublicInvoice['discounts'] {
+	const byDiscount = new Map<number, { percent: string | null; reason: string | null; minor: number }>()
+	for (const allowance of allowances) {
+		const seen = byDiscount.get(allowance.discountIndex)
+		if (seen) {
+			seen.minor += allowance.amount.minor
+		} else {
+			byDiscount.set(allowance.discountIndex, {
+				percent: allowance.percent,
+				reason: allowance.reason,
+				minor: allowance.amount.minor,
+			})
+		}
+	}
+	return [...byDiscount.values()].map(({ percent, reason, minor }) => ({ percent, reason, amount: money(minor) }))
+}
+
 async function pageData(deps: InvoicesDeps, record: DocumentRecord): Promise<PublicInvoice> {
 	const ctx = visitorCtx(deps, record)
 	const model = await invoiceDocumentOf(ctx, record.id)
@@ -106,6 +128,7 @@ async function pageData(deps: InvoicesDeps, record: DocumentRecord): Promise<Pub
 				net: figures.net,
 			}
 		}),
+		discounts: discountsOf(totals.allowances, money),
 		taxBreakdown: totals.vatBreakdown.map((row) => ({
 			categoryCode: row.categoryCode,
 			rate: row.rate,
@@ -113,6 +136,7 @@ async function pageData(deps: InvoicesDeps, record: DocumentRecord): Promise<Pub
 			tax: row.taxAmount,
 		})),
 		totals: {
+			lines: totals.lineNetTotal,
 			net: totals.taxExclusiveAmount,
 			tax: totals.vatTotal,
 			total: totals.taxInclusiveAmount,

@@ -32,8 +32,10 @@ const invoice: PublicInvoice = {
 			net: money(100000, '1000.00'),
 		},
 	],
+	discounts: [],
 	taxBreakdown: [{ categoryCode: 'S', rate: '19', taxable: money(100000, '1000.00'), tax: money(19000, '190.00') }],
 	totals: {
+		lines: money(100000, '1000.00'),
 		net: money(100000, '1000.00'),
 		tax: money(19000, '190.00'),
 		total: money(119000, '1190.00'),
@@ -96,6 +98,8 @@ test('the invoice as its client sees it: sender, client, lines, totals, due date
 	const totals = screen.getByLabelText('Totals')
 	expect(totals).toHaveTextContent('VAT 19 % on €1,000.00€190.00')
 	expect(totals).toHaveTextContent('Amount due€1,190.00')
+	// No discount: the lines are the net, and nothing says otherwise.
+	expect(totals).not.toHaveTextContent(/Subtotal|Discount/)
 	expect(screen.getByRole('link', { name: 'Download PDF' })).toHaveAttribute('href', '/api/invoices/tok1/pdf')
 	expect(screen.getByText('Open')).toBeInTheDocument()
 
@@ -106,6 +110,26 @@ test('the invoice as its client sees it: sender, client, lines, totals, due date
 		'GET /api/invoices/tok1',
 		'POST /api/invoices/tok1/checkout',
 	])
+})
+
+test('discounts are shown between what the lines add up to and the net, so the figures add up', async () => {
+	const discounted: PublicInvoice = {
+		...invoice,
+		lines: [
+			{ ...(invoice.lines[0] as PublicInvoice['lines'][number]), net: money(120000, '1200.00') },
+			{ ...(invoice.lines[0] as PublicInvoice['lines'][number]), description: 'Prints', net: money(20000, '200.00') },
+		],
+		discounts: [
+			{ percent: '10', reason: 'Early booking', amount: money(14000, '140.00') },
+			{ percent: null, reason: null, amount: money(6000, '60.00') },
+		],
+		totals: { ...invoice.totals, lines: money(140000, '1400.00'), net: money(120000, '1200.00') },
+	}
+	mockApi(({ path }) => (path === '/api/invoices/tok1' ? json(discounted) : undefined))
+	renderPage(InvoicePublicPage, '/i/:token', '/i/tok1')
+
+	const totals = await screen.findByLabelText('Totals')
+	expect(totals).toHaveTextContent('Subtotal€1,400.00Discount 10 % (Early booking)−€140.00Discount−€60.00Net€1,200.00')
 })
 
 test('back from Checkout: the payment is confirmed with the server, then “Paid — thank you” and no pay button', async () => {

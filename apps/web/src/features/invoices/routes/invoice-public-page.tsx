@@ -263,6 +263,18 @@ function InvoiceView({ token, invoice, justPaid }: { token: string; invoice: Pub
 				</table>
 
 				<dl className="ml-auto grid w-full max-w-xs grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-sm" aria-label="Totals">
+					{/* With discounts the lines no longer add up to the net: what they add up to, and what came off. */}
+					{invoice.discounts.length > 0 ? (
+						<TotalRow label="Subtotal" value={money(invoice, invoice.totals.lines.decimal)} />
+					) : null}
+					{invoice.discounts.map((discount, index) => (
+						<TotalRow
+							// biome-ignore lint/suspicious/noArrayIndexKey: the discounts are in the invoice's order and never move.
+							key={index}
+							label={discountLabel(discount)}
+							value={`−${money(invoice, discount.amount.decimal)}`}
+						/>
+					))}
 					<dt className="text-muted-foreground">Net</dt>
 					<dd className="text-right tabular-nums">{money(invoice, invoice.totals.net.decimal)}</dd>
 					{invoice.taxBreakdown.map((row) => (
@@ -326,6 +338,11 @@ function InvoiceView({ token, invoice, justPaid }: { token: string; invoice: Pub
 			</article>
 		</>
 	)
+}
+
+function discountLabel({ percent, reason }: PublicInvoice['discounts'][number]): string {
+	const what = percent === null ? 'Discount' : `Discount ${percent} %`
+	return reason ? `${what} (${reason})` : what
 }
 
 function TotalRow({ label, value }: { label: string; value: string }) {
