@@ -37,7 +37,7 @@ export function InvoiceDocument({ invoice, profile }: { invoice: Invoice; profil
 				) : null}
 			</div>
 			<InvoiceActions invoice={invoice} />
-			<dl className="grid gap-4 text-sm sm:grid-cols-3">
+			<dl className="grid items-start gap-4 text-sm sm:grid-cols-3">
 				<div className="grid gap-1">
 					<dt className="text-muted-foreground">Billed to</dt>
 					<dd>
