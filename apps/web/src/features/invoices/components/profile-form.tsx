@@ -253,7 +253,7 @@ function OtherTaxIds({ form, isReadOnly }: { form: ProfileForm; isReadOnly: bool
 			{errorAt(form, 'taxIds.other') ? <p className="text-[13px] text-error">{errorAt(form, 'taxIds.other')}</p> : null}
 			{isReadOnly || fields.length >= 5 ? null : (
 				<Button variant="outline" size="sm" className="w-fit" onClick={() => append({ label: '', value: '' })}>
-					<Plus aria-hidden /> Add a registration (tax number, company register…)
+					<Plus aria-hidden /> Add a tax number or register entry
 				</Button>
 			)}
 		</div>
