@@ -60,6 +60,12 @@ export async function seedInvoices(
 				{ name: 'VAT 19 %', rate: '19', categoryCode: 'S', isDefault: true },
 				{ name: 'VAT 7 %', rate: '7', categoryCode: 'S' },
 			],
+			// A prefix of the company's own: the sample's Invoices rows are numbered INV-2026-…, and the
+			// database picture shows ours beside them.
+			numbering: {
+				invoice: { pattern: 'AE-{YYYY}-{counter:4}', reset: 'yearly' },
+				creditNote: { pattern: 'AE-CN-{YYYY}-{counter:4}', reset: 'yearly' },
+			},
 			bank: {
 				kind: 'iban',
 				iban: 'DE89370400440532013000',
