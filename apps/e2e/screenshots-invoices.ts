@@ -307,7 +307,7 @@ export function invoiceShots(invoices: SeededInvoices) {
 		{
 			name: 'invoice-settings',
 			caption:
-				'Invoice settings: the company profile with its logo, address, tax ids, two VAT rates, numbering, bank, texts and design, the designs’ preview, and its own Stripe account connected (test mode)',
+				'Invoice settings: the company profile with its logo, address, tax ids, two VAT rates, numbering, bank, texts and design, the designs’ preview (a PDF in a frame: the headless browser draws no PDF viewer, so it is empty here; the designs are the invoice-pdf-* pictures), and its own Stripe account connected (test mode)',
 			path: '/invoices/settings',
 			isSignedIn: true,
 			ready: async (page: Page) => {
