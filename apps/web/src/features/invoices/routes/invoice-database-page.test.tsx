@@ -78,6 +78,14 @@ function review(mapping = suggested): InvoiceMappingReview {
 				message: null,
 			},
 			{
+				field: 'clientMapping',
+				propertyId: 'company',
+				propertyName: 'Company',
+				isMapped: true,
+				isRequired: false,
+				message: null,
+			},
+			{
 				field: 'dueDate',
 				propertyId: null,
 				propertyName: null,
@@ -219,6 +227,8 @@ test('a 400 on a field of the mapping is shown on that field', async () => {
 
 test('the rows with their invoices; a row without one becomes a draft, opened at once', async () => {
 	const { api, user, router } = setup(mapped)
+	// What is written to the row, not the client's details read from the clients database.
+	expect(await screen.findByText('3 fields written: Name, Total, Status.')).toBeInTheDocument()
 	const table = await screen.findByRole('table', { name: 'Rows of the invoices database' })
 	const linked = within(table).getByRole('row', { name: /Globex/ })
 	expect(within(linked).getByRole('link', { name: 'INV-2026-0007' })).toHaveAttribute('href', '/invoices/inv1')

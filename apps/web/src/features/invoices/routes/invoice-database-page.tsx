@@ -46,6 +46,10 @@ export function InvoiceDatabasePage() {
 		)
 	}
 	const mapped = state.data.mapped
+	// The client's details and line items are read from their databases, never written.
+	const written = (mapped?.review.fields ?? []).filter(
+		(check) => check.isMapped && check.field !== 'clientMapping' && check.field !== 'lineItems',
+	)
 	return (
 		<InvoicesLayout title={title} description={description}>
 			{!mapped || isChanging ? (
@@ -71,12 +75,8 @@ export function InvoiceDatabasePage() {
 									{mapped.name}
 								</h2>
 								<p className="text-muted-foreground text-sm">
-									{mapped.review.fields.filter((check) => check.isMapped).length} fields written:{' '}
-									{mapped.review.fields
-										.filter((check) => check.isMapped)
-										.map((check) => check.propertyName ?? check.field)
-										.join(', ')}
-									.
+									{written.length} fields written:{' '}
+									{written.map((check) => check.propertyName ?? check.field).join(', ')}.
 								</p>
 							</div>
 							{canEdit ? (
