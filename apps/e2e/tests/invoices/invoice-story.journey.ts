@@ -140,7 +140,10 @@ test('the invoices story: settings with a logo → an invoice from Projects rows
 		// Paid: on the invoice, and in its row of the Invoices database (written through the queue).
 		await page.reload()
 		await page.getByRole('heading', { level: 1, name: `Invoice ${number}` }).waitFor()
-		await page.getByText('Paid', { exact: true }).first().waitFor()
+		const badge = page
+			.getByRole('heading', { level: 1, name: `Invoice ${number}` })
+			.locator('xpath=following-sibling::*[1]')
+		assert.equal(await badge.textContent(), 'Paid')
 		await page.goto('/invoices/database')
 		const ourRow = page
 			.getByRole('table', { name: 'Rows of the invoices database' })
@@ -195,6 +198,8 @@ test('the invoices story: settings with a logo → an invoice from Projects rows
 		await series.getByRole('link', { name: 'Acme Ltd' }).waitFor()
 		assert.equal(await series.getByRole('cell').nth(4).textContent(), '1')
 		const list = await call<{ invoices: Invoice[] }>('/dashboard/local_invoice/invoices?limit=50')
+		const note = list.invoices.find((one) => one.number === creditNumber)
+		assert.equal(note?.total.decimal, '-115.44')
 		const produced = list.invoices.filter((one) => one.recurrenceId !== null)
 		assert.deepEqual(
 			produced.map((one) => [one.status, one.issueDate, one.total.decimal]),
