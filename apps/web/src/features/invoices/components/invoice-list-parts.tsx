@@ -93,9 +93,9 @@ export function InvoiceListTable({
 			<TableHeader>
 				<TableRow>
 					<TableHead>Number</TableHead>
-					<TableHead>Client</TableHead>
+					<TableHead className="max-sm:hidden">Client</TableHead>
 					<TableHead className="max-sm:hidden">Issued</TableHead>
-					<TableHead>Due date</TableHead>
+					<TableHead className="max-sm:hidden">Due date</TableHead>
 					<TableHead isNumeric className="max-sm:hidden">
 						Total
 					</TableHead>
@@ -110,8 +110,12 @@ export function InvoiceListTable({
 							<Link className="font-medium underline-offset-4 hover:underline" to={paths.invoice(invoice.id)}>
 								{invoice.number ?? 'Draft'}
 							</Link>
+							{/* On a phone the client goes under the number, so what is due and the status fit the screen. */}
+							<span className="block max-w-40 truncate text-muted-foreground text-xs sm:hidden">
+								{invoice.client?.name}
+							</span>
 						</TableCell>
-						<TableCell className="max-w-56 truncate">
+						<TableCell className="max-w-56 truncate max-sm:hidden">
 							{invoice.client ? (
 								<button
 									type="button"
@@ -127,7 +131,7 @@ export function InvoiceListTable({
 							)}
 						</TableCell>
 						<TableCell className="max-sm:hidden">{invoice.issueDate}</TableCell>
-						<TableCell>
+						<TableCell className="max-sm:hidden">
 							<span className="grid">
 								{invoice.dueDate ?? '—'}
 								{invoice.isOverdue && invoice.dueDate ? <OverdueNote dueDate={invoice.dueDate} today={today} /> : null}

@@ -76,7 +76,13 @@ describe('the invoices list', () => {
 		const row = within(table).getByRole('row', { name: /INV-2026-0007/ })
 		expect(within(row).getByText('Overdue by 3 days')).toHaveClass('text-error')
 		expect(within(row).getByText('Overdue')).toBeInTheDocument()
-		expect(within(row).getByText('Initech')).toBeInTheDocument()
+		expect(within(row).getByRole('button', { name: 'Filter by Initech' })).toBeInTheDocument()
+		// On a phone the client's column and the due date give way, and the client is under the number:
+		// what is due and the status are what fit on the screen.
+		const [numberCell, clientCell, , dueDateCell] = within(row).getAllByRole('cell')
+		expect(within(numberCell as HTMLElement).getByText('Initech')).toHaveClass('sm:hidden')
+		expect(clientCell).toHaveClass('max-sm:hidden')
+		expect(dueDateCell).toHaveClass('max-sm:hidden')
 		expect(within(table).getByRole('link', { name: 'Draft' })).toHaveAttribute('href', '/invoices/inv-draft')
 		expect(within(within(table).getByRole('row', { name: /INV-2026-0006/ })).getByText('Paid')).toBeInTheDocument()
 	})
