@@ -368,6 +368,7 @@ async function downloadAndLookAtPdf(page: Page): Promise<void> {
 	assert.deepEqual(pngSize(png), { width: 1191, height: 1684 })
 	assert.deepEqual(pngSize(blank), pngSize(png))
 	assert.ok(png.length > blank.length * 5, `the page looks blank: ${png.length} bytes, a blank one ${blank.length}`)
+	// To look at the page oneself: INVOICE_STORY_PNG=/tmp/invoice.png keeps the drawing there.
 	if (process.env.INVOICE_STORY_PNG) {
 		const { writeFile } = await import('node:fs/promises')
 		await writeFile(process.env.INVOICE_STORY_PNG, png)
