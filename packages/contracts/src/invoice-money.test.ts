@@ -333,6 +333,20 @@ describe('known results', () => {
 	})
 })
 
+describe('credit notes', () => {
+	test('an amount discount on a credit takes off what it takes off the invoice, below zero', () => {
+		const invoiceLines = [line('2', '100', 'de19'), line('1', '50.55', 'de7')]
+		const creditLines = invoiceLines.map((one) => ({ ...one, quantity: `-${one.quantity}` }))
+		const discounts = [{ kind: 'amount' as const, amount: '25.33' }]
+		const invoice = totalsOf({ currency: 'EUR', lines: invoiceLines, discounts })
+		const credit = totalsOf({ currency: 'EUR', lines: creditLines, discounts, allowNegativeQuantities: true })
+		expect(credit.allowanceTotal.minor).toBe(-invoice.allowanceTotal.minor)
+		expect(credit.vatTotal.minor).toBe(-invoice.vatTotal.minor)
+		expect(credit.taxInclusiveAmount.minor).toBe(-invoice.taxInclusiveAmount.minor)
+		expect(credit.allowances.map((one) => one.amount.minor)).toEqual(invoice.allowances.map((one) => -one.amount.minor))
+	})
+})
+
 describe('bad input is a list of field errors', () => {
 	const ok = [line('1', '100', 'de19')]
 	test.each<[string, Omit<InvoiceMoneyInput, 'taxRates'> & { taxRates?: TaxRate[] }, FieldError[]]>([
@@ -409,10 +423,20 @@ describe('bad input is a list of field errors', () => {
 			[{ field: 'discounts.0.amount', message: "The discount is larger than the lines' total." }],
 		],
 		[
-			'an amount discount on a credit',
+			'an amount discount larger than what a credit takes off',
 			{
 				currency: 'EUR',
 				lines: [line('-1', '100', 'de19')],
+				allowNegativeQuantities: true,
+				discounts: [{ kind: 'amount', amount: '100.01' }],
+			},
+			[{ field: 'discounts.0.amount', message: "The discount is larger than the lines' total." }],
+		],
+		[
+			'an amount discount on lines that add up to zero',
+			{
+				currency: 'EUR',
+				lines: [line('-1', '100', 'de19'), line('1', '100', 'de19')],
 				allowNegativeQuantities: true,
 				discounts: [{ kind: 'amount', amount: '1' }],
 			},

@@ -340,17 +340,22 @@ function allowancesOf(run: Run, input: InvoiceMoneyInput, groups: Group[], lineN
 			run.fail(`${field}.amount`, 'The discount cannot be negative.')
 		} else if (lineNetTotal === null || amount.minor === 0n) {
 			return
-		} else if (lineNetTotal <= 0n) {
+		} else if (lineNetTotal === 0n || (lineNetTotal < 0n && !input.allowNegativeQuantities)) {
 			run.fail(`${field}.amount`, 'An amount discount needs lines that add up to more than zero.')
-		} else if (amount.minor > lineNetTotal) {
-			run.fail(`${field}.amount`, "The discount is larger than the lines' total.")
 		} else {
+			// A credit note's lines add up to less than zero: its amount discount takes off as much
+			// as it would on an invoice, below zero too, split over the groups the same way.
+			const sign = lineNetTotal < 0n ? -1n : 1n
+			if (amount.minor > lineNetTotal * sign) {
+				run.fail(`${field}.amount`, "The discount is larger than the lines' total.")
+				return
+			}
 			const parts = splitProportionally(
 				amount.minor,
-				groups.map((group) => group.base),
+				groups.map((group) => group.base * sign),
 			)
 			groups.forEach((group, index) => {
-				const part = parts[index] ?? 0n
+				const part = (parts[index] ?? 0n) * sign
 				if (part !== 0n) {
 					allowances.push({ discountIndex, group, amount: part, base: null, percent: null, reason })
 				}
@@ -359,7 +364,8 @@ function allowancesOf(run: Run, input: InvoiceMoneyInput, groups: Group[], lineN
 	})
 	const total = allowances.reduce((sum, allowance) => sum + allowance.amount, 0n)
 	const discountErrors = run.errors.some((error) => error.field.startsWith('discounts'))
-	if (lineNetTotal !== null && total > 0n && total > lineNetTotal && !discountErrors) {
+	const size = (value: bigint) => (value < 0n ? -value : value)
+	if (lineNetTotal !== null && total !== 0n && size(total) > size(lineNetTotal) && !discountErrors) {
 		run.fail('discounts', "Together the discounts are larger than the lines' total.")
 	}
 	return { allowances, total }

@@ -6,6 +6,7 @@
 // the invoice have not credited yet.
 
 import { randomUUID } from 'node:crypto'
+import { creditNoteDiscounts } from '@blocksmith/contracts/invoice-credit.ts'
 import { parseDecimal } from '@blocksmith/contracts/invoice-decimal.ts'
 import type { CreditNoteInput, Invoice, InvoiceLine } from '@blocksmith/contracts/invoice-documents.ts'
 import { and, eq } from 'drizzle-orm'
@@ -35,7 +36,7 @@ export async function createCreditNote(ctx: InvoicesCtx, invoiceId: string, inpu
 			})
 		}
 		const earlier = await tx
-			.select({ lines: invoiceDocuments.lines })
+			.select({ lines: invoiceDocuments.lines, discounts: invoiceDocuments.discounts })
 			.from(invoiceDocuments)
 			.where(and(eq(invoiceDocuments.organizationId, ctx.orgId), eq(invoiceDocuments.correctsId, invoice.id)))
 		const left = invoice.lines.map((line) => parseQuantity(line.quantity) as Big)
@@ -83,22 +84,26 @@ export async function createCreditNote(ctx: InvoicesCtx, invoiceId: string, inpu
 		if (new Set(wanted.map((want) => want.line)).size !== wanted.length) {
 			errors.push({ field: 'lines', message: 'List each line once.' })
 		}
-		if (invoice.discounts.some((discount) => discount.kind === 'amount')) {
-			// The money core splits an amount only over lines that add up to more than zero.
-			errors.push({
-				field: 'lines',
-				message: 'This invoice has a discount of a fixed amount, which a credit note cannot carry yet.',
-			})
-		}
 		if (errors.length > 0) {
 			throw invalid(errors)
 		}
 		const sender = found(invoice.sender)
-		const totals = totalsOf(
-			{ currency: invoice.currency, lines, discounts: invoice.discounts },
-			moneyRates(invoice.taxRates ?? []),
-			{ lineRounding: sender.isLineLevelVatRounding, isCredit: true },
-		)
+		const rates = moneyRates(invoice.taxRates ?? [])
+		const options = { lineRounding: sender.isLineLevelVatRounding, isCredit: true }
+		const isWhollyCredited = left.every((rest) => rest.eq('0'))
+		// An amount discount is carried as its share for the credited lines (decision 033).
+		const creditedLines = totalsOf({ currency: invoice.currency, lines, discounts: [] }, rates, options)
+		const invoiceTotals = found(invoice.totals)
+		const discounts = creditNoteDiscounts({
+			currency: invoice.currency,
+			discounts: invoice.discounts,
+			invoiceLineNetMinor: invoiceTotals.lineNetTotal.minor,
+			creditedLineNetMinor: -creditedLines.lineNetTotal.minor,
+			earlier: earlier.map((note) => note.discounts),
+			isLast: isWhollyCredited,
+			rounding: invoiceTotals.rounding,
+		})
+		const totals = totalsOf({ currency: invoice.currency, lines, discounts }, rates, options)
 		const issueDate = input.issueDate ?? dayOf(ctx.now())
 		const { number } = await nextNumber(tx, ctx.orgId, invoice.profileId, 'credit_note', issueDate)
 		const now = ctx.now()
@@ -118,7 +123,7 @@ export async function createCreditNote(ctx: InvoicesCtx, invoiceId: string, inpu
 				issueDate,
 				dueDate: null,
 				lines,
-				discounts: invoice.discounts,
+				discounts,
 				notes: input.notes ?? null,
 				totals,
 				totalMinor: totals.taxInclusiveAmount.minor,
@@ -135,7 +140,6 @@ export async function createCreditNote(ctx: InvoicesCtx, invoiceId: string, inpu
 		// What is credited is no longer due: the invoice's amount due and status follow. Once every
 		// line is credited the whole invoice is, even when the notes' own VAT rounding makes them
 		// add up to a cent less than it: a cent would otherwise stay due forever.
-		const isWhollyCredited = left.every((rest) => rest.eq('0'))
 		const [credited] = await tx
 			.update(invoiceDocuments)
 			.set({

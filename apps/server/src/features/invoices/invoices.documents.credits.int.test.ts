@@ -22,7 +22,7 @@ const client = {
 	address: { lines: ['1 Quay St'], postcode: 'BS1 4DJ', city: 'Bristol', country: 'GB' },
 }
 
-async function finalized(lines: [string, string][], currency = 'EUR') {
+async function finalized(lines: [string, string][], currency = 'EUR', discounts: unknown[] = []) {
 	const owner = await t.signUp()
 	const profile = await t.request('POST', '/dashboard/local_invoice/settings', {
 		token: owner.token,
@@ -42,6 +42,7 @@ async function finalized(lines: [string, string][], currency = 'EUR') {
 			client,
 			issueDate: '2026-05-01',
 			dueDate: '2026-05-15',
+			discounts,
 			lines: lines.map(([quantity, unitPrice], index) => ({
 				description: `Line ${index}`,
 				quantity,
@@ -143,6 +144,50 @@ describe('credit notes and the amount due', () => {
 			due: { minor: 0 },
 			credited: { minor: 11900 },
 		})
+	})
+})
+
+describe('an invoice with a discount of a fixed amount', () => {
+	test('credited a third at a time: each note carries its share of the discount, the last what is left', async () => {
+		// 3 × 100.00 = 300.00, less 10.00 = 290.00, VAT 19 % 55.10: total 345.10.
+		const { token, invoice } = await finalized(
+			[
+				['1', '100'],
+				['1', '100'],
+				['1', '100'],
+			],
+			'EUR',
+			[{ kind: 'amount', amount: '10.00', reason: 'Goodwill' }],
+		)
+		expect(invoice.total.decimal).toBe('345.10')
+		const notes = []
+		for (const line of [0, 1, 2]) {
+			const note = await t.request('POST', `${base}/${invoice.id}/credit_note`, { token, json: { lines: [{ line }] } })
+			expect(note.status, JSON.stringify(note.body)).toBe(201)
+			notes.push(note.body)
+		}
+		// 10.00 shared as 3.33, 3.33 and 3.34; each note 96.67 or 96.66 net.
+		expect(notes.map((note) => note.discounts[0].amount)).toEqual(['3.33', '3.33', '3.34'])
+		expect(notes.map((note) => note.totals.allowanceTotal.decimal)).toEqual(['-3.33', '-3.33', '-3.34'])
+		expect(notes.map((note) => note.total.decimal)).toEqual(['-115.04', '-115.04', '-115.03'])
+		const sum = notes.reduce((total, note) => total + note.total.minor, 0)
+		expect(Math.abs(sum + invoice.total.minor)).toBeLessThanOrEqual(1)
+		expect(await read(token, invoice.id)).toMatchObject({ status: 'void', due: { minor: 0 } })
+	})
+
+	test('credited whole at once: the note is the invoice negated to the cent', async () => {
+		const { token, invoice } = await finalized(
+			[
+				['3', '33.335'],
+				['7', '0.05'],
+			],
+			'EUR',
+			[{ kind: 'amount', amount: '12.34' }],
+		)
+		const note = await t.request('POST', `${base}/${invoice.id}/credit_note`, { token, json: {} })
+		expect(note.status, JSON.stringify(note.body)).toBe(201)
+		expect(note.body.total.minor).toBe(-invoice.total.minor)
+		expect(note.body.totals.vatTotal.minor).toBe(-invoice.totals.vatTotal.minor)
 	})
 })
 

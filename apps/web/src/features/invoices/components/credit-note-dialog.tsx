@@ -64,12 +64,23 @@ function CreditNoteBody({ invoice, onDone }: { invoice: Invoice; onDone: () => v
 	if (open.length === 0) {
 		return <Alert variant="info">Every line of this invoice was credited already.</Alert>
 	}
-	return <CreditNoteForm invoice={invoice} open={open} onDone={onDone} />
+	return <CreditNoteForm invoice={invoice} creditNotes={notes.data} open={open} onDone={onDone} />
 }
 
 type Choice = { isChosen: boolean; quantity: string }
 
-function CreditNoteForm({ invoice, open, onDone }: { invoice: Invoice; open: OpenLine[]; onDone: () => void }) {
+function CreditNoteForm({
+	invoice,
+	creditNotes,
+	open,
+	onDone,
+}: {
+	invoice: Invoice
+	/** The invoice's earlier credit notes: what they left of each line and of each discount. */
+	creditNotes: readonly Invoice[]
+	open: OpenLine[]
+	onDone: () => void
+}) {
 	const queryClient = useQueryClient()
 	const [isAll, setIsAll] = useState(true)
 	const [choices, setChoices] = useState<Record<number, Choice>>(() =>
@@ -83,7 +94,7 @@ function CreditNoteForm({ invoice, open, onDone }: { invoice: Invoice; open: Ope
 				const choice = choices[line.index]
 				return choice?.isChosen ? [{ line: line.index, quantity: choice.quantity }] : []
 			})
-	const totals = creditTotal(invoice, chosen)
+	const totals = creditTotal(invoice, chosen, creditNotes)
 	const create = useMutation({
 		mutationFn: () =>
 			createCreditNote(invoice.id, {

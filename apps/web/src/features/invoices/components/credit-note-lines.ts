@@ -1,9 +1,12 @@
+import { creditNoteDiscounts } from '@blocksmith/contracts/invoice-credit.ts'
 import { formatDecimal } from '@blocksmith/contracts/invoice-currencies.ts'
 import { Decimal, parseDecimal } from '@blocksmith/contracts/invoice-decimal.ts'
 import type { Invoice } from '@blocksmith/contracts/invoice-documents.ts'
 import {
 	computeInvoiceTotals,
+	type DocumentDiscount,
 	type DocumentTotals,
+	type Line,
 	type TaxRate,
 	type VatCategoryCode,
 } from '@blocksmith/contracts/invoice-money.ts'
@@ -57,10 +60,18 @@ function frozenRates(invoice: Invoice): TaxRate[] {
 
 export type CreditChoice = { line: number; quantity: string }
 
-/** What the credit note of these quantities comes to (below zero), or null while a quantity is not a number. */
-export function creditTotal(invoice: Invoice, choices: readonly CreditChoice[]): DocumentTotals | null {
+/**
+ * What the credit note of these quantities comes to (below zero), or null while a quantity is not
+ * a number. The invoice's amount discounts are carried as the server carries them: their share for
+ * these lines, what earlier notes left of them on the last one.
+ */
+export function creditTotal(
+	invoice: Invoice,
+	choices: readonly CreditChoice[],
+	creditNotes: readonly Invoice[] = [],
+): DocumentTotals | null {
 	const totals = invoice.totals as DocumentTotals | null
-	const lines = []
+	const lines: Line[] = []
 	for (const choice of choices) {
 		const source = invoice.lines[choice.line]
 		const quantity = parseDecimal(choice.quantity.trim(), 4, 9)
@@ -77,14 +88,35 @@ export function creditTotal(invoice: Invoice, choices: readonly CreditChoice[]):
 	if (lines.length === 0) {
 		return null
 	}
-	const result = computeInvoiceTotals({
-		currency: invoice.currency,
-		lines,
-		taxRates: frozenRates(invoice),
-		discounts: invoice.discounts,
-		...(totals ? { rounding: totals.rounding, lineRounding: totals.lineRounding } : {}),
-		allowNegativeQuantities: true,
-	})
+	const compute = (discounts: DocumentDiscount[]) =>
+		computeInvoiceTotals({
+			currency: invoice.currency,
+			lines,
+			taxRates: frozenRates(invoice),
+			discounts,
+			...(totals ? { rounding: totals.rounding, lineRounding: totals.lineRounding } : {}),
+			allowNegativeQuantities: true,
+		})
+	const plain = compute([])
+	if (!plain.ok) {
+		return null
+	}
+	const isLast = openLines(invoice, creditNotes).every((line) =>
+		choices.some(
+			(choice) => choice.line === line.index && quantityOf(choice.quantity.trim()).eq(quantityOf(line.left)),
+		),
+	)
+	const result = compute(
+		creditNoteDiscounts({
+			currency: invoice.currency,
+			discounts: invoice.discounts,
+			invoiceLineNetMinor: totals?.lineNetTotal.minor ?? 0,
+			creditedLineNetMinor: -plain.totals.lineNetTotal.minor,
+			earlier: creditNotes.map((note) => note.discounts),
+			isLast,
+			...(totals ? { rounding: totals.rounding } : {}),
+		}),
+	)
 	return result.ok ? result.totals : null
 }
 
