@@ -45,7 +45,9 @@ export function creditNoteDiscounts(input: CreditDiscountsInput): DocumentDiscou
 		const left = whole > taken ? whole - taken : 0n
 		let share = left
 		if (!input.isLast && input.invoiceLineNetMinor > 0) {
-			const exact = new Decimal(whole.toString()).times(String(input.creditedLineNetMinor)).div(String(input.invoiceLineNetMinor))
+			const exact = new Decimal(whole.toString())
+				.times(String(input.creditedLineNetMinor))
+				.div(String(input.invoiceLineNetMinor))
 			const rounded = roundToInteger(exact, input.rounding ?? 'halfUp')
 			share = rounded < left ? rounded : left
 		}
