@@ -60,8 +60,8 @@ export async function seedInvoices(
 				{ name: 'VAT 19 %', rate: '19', categoryCode: 'S', isDefault: true },
 				{ name: 'VAT 7 %', rate: '7', categoryCode: 'S' },
 			],
-			// A prefix of the company's own: the sample's Invoices rows are numbered INV-2026-…, and the
-			// database picture shows ours beside them.
+			// A prefix of the company's own, as a company that has issued invoices elsewhere has; the
+			// database picture shows ours beside the sample's (#1001…).
 			numbering: {
 				invoice: { pattern: 'AE-{YYYY}-{counter:4}', reset: 'yearly' },
 				creditNote: { pattern: 'AE-CN-{YYYY}-{counter:4}', reset: 'yearly' },

@@ -104,14 +104,14 @@ test('a sample workspace opens in the table editor: edits persist typed, a heade
 	await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Sample workspace' }).click()
 	await openDatabase(page, 'Invoices')
 	const invoices = idsOf(page)
-	const paid = page.getByRole('checkbox', { name: 'Paid of INV-2026-0005', exact: true })
+	const paid = page.getByRole('checkbox', { name: 'Paid of #1005', exact: true })
 	assert.equal(await paid.getAttribute('aria-checked'), 'false', 'the sample invoice 5 is a draft, unpaid')
 	await savingCell(page, () => paid.click())
-	await page.getByRole('checkbox', { name: 'Paid of INV-2026-0005', checked: true }).waitFor()
+	await page.getByRole('checkbox', { name: 'Paid of #1005', checked: true }).waitFor()
 
 	// After a reload the table shows what the server kept.
 	await page.reload()
-	await page.getByRole('checkbox', { name: 'Paid of INV-2026-0005', checked: true }).waitFor()
+	await page.getByRole('checkbox', { name: 'Paid of #1005', checked: true }).waitFor()
 	await page.goto(`/workspaces/${projects.workspaceId}/databases/${projects.databaseId}`)
 	await page.getByRole('button', { name: 'Budget of Website redesign: $12,345.00', exact: true }).waitFor()
 	await page.getByRole('button', { name: 'Status of Website redesign: Done', exact: true }).waitFor()
@@ -143,7 +143,7 @@ test('a sample workspace opens in the table editor: edits persist typed, a heade
 	const invoiceRows = await api.callOk<RowPage>(`/dashboard/local/databases/${invoices.databaseId}/rows?limit=50`, {
 		token,
 	})
-	assert.equal(invoiceRows.rows.find((row) => row.title === 'INV-2026-0005')?.values[paidId], true)
+	assert.equal(invoiceRows.rows.find((row) => row.title === '#1005')?.values[paidId], true)
 
 	// A header click sorts by that column: budgets read top to bottom go up.
 	await rowsRange(page).filter({ hasText: 'Rows 1–12 of 12' }).waitFor()

@@ -281,7 +281,9 @@ export async function createSampleWorkspace(ctx: WorkspaceCtx): Promise<Workspac
 			const status = invoiceStatuses[index % invoiceStatuses.length] ?? 'Draft'
 			const issued = index * 9
 			return {
-				[idOf(i, 'Number')]: `INV-2026-${String(index + 1).padStart(4, '0')}`,
+				// Numbered as an earlier tool did: the invoices written here start at INV-{YYYY}-0001, and
+				// the two must not read alike once this database is mapped as the invoices database.
+				[idOf(i, 'Number')]: `#${1001 + index}`,
 				[idOf(i, 'Client')]: [clientRows[index % clientRows.length]?.id ?? ''],
 				[idOf(i, 'Amount')]: Math.round((800 + random() * 7200) * 100) / 100,
 				[idOf(i, 'Issued')]: { start: day(issued), end: null, timeZone: null },

@@ -317,7 +317,7 @@ describe('the sample workspace', () => {
 		})
 		expect([...new Uint8Array(await raw.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
 		expect(lines).toHaveLength(21)
-		expect(lines[1]).toMatch(/^INV-2026-\d{4},[A-Z]/)
+		expect(lines[1]).toMatch(/^#10\d\d,[A-Z]/)
 	})
 })
 
