@@ -174,8 +174,8 @@ test('charts on the sample: built in the builder, published, embedded, kept live
 
 	// 6. An invoice edited in the table editor: the public page shows the new figure after a reload.
 	const before = await api.callOk<PublicChart>(`/api/local_charts/charts/${revenueId}`)
-	const first = rowsBefore.rows.find((row) => row.title === 'INV-2026-0001')
-	assert.ok(first, 'the sample has INV-2026-0001')
+	const first = rowsBefore.rows.find((row) => row.title === '#1001')
+	assert.ok(first, 'the sample has #1001')
 	const oldAmount = Number(first.values[amountId])
 	const newAmount = 123456
 	await page.goto('/workspaces')
@@ -184,8 +184,8 @@ test('charts on the sample: built in the builder, published, embedded, kept live
 		.getByRole('link', { name: 'Invoices', exact: true })
 		.click()
 	await page.getByRole('table', { name: 'Rows of Invoices' }).waitFor()
-	await page.getByRole('button', { name: /^Amount of INV-2026-0001: / }).click()
-	const amountInput = page.getByRole('textbox', { name: 'Amount of INV-2026-0001', exact: true })
+	await page.getByRole('button', { name: /^Amount of #1001: / }).click()
+	const amountInput = page.getByRole('textbox', { name: 'Amount of #1001', exact: true })
 	await amountInput.fill(String(newAmount))
 	const saved = page.waitForResponse(
 		(response) => response.request().method() === 'PATCH' && /\/rows\/[^/]+$/.test(new URL(response.url()).pathname),
@@ -193,7 +193,7 @@ test('charts on the sample: built in the builder, published, embedded, kept live
 	await amountInput.press('Enter')
 	assert.equal((await saved).status(), 200)
 
-	// INV-2026-0001 is Paid, issued in January: the Paid line's January point (and every later one) grows.
+	// #1001 is Paid, issued in January: the Paid line's January point (and every later one) grows.
 	const paid = before.figures.series.find((item) => item.group === 'Paid')
 	assert.ok(paid, 'a Paid series')
 	const expected = (paid.values[0] ?? 0) - oldAmount + newAmount
