@@ -86,3 +86,22 @@ export function requireMember(db: Db): MiddlewareHandler<MemberEnv> {
 		await next()
 	}
 }
+
+/**
+ * requireSession then requireMember, unless a router mounted earlier on the same path has
+ * resolved the member already (several routers of one module share paths): the session is
+ * checked once per request.
+ */
+export function requireMemberOnce(auth: Auth, db: Db): MiddlewareHandler<MemberEnv> {
+	const session = requireSession(auth)
+	const member = requireMember(db)
+	return async (c, next) => {
+		if (c.get('member')) {
+			await next()
+			return
+		}
+		await session(c as unknown as Parameters<typeof session>[0], async () => {
+			await member(c, next)
+		})
+	}
+}

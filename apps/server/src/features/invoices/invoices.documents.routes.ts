@@ -18,8 +18,8 @@ import {
 } from '@blocksmith/contracts/invoice-documents.ts'
 import { type WorkspaceTool, workspaceToolSchema } from '@blocksmith/contracts/workspaces.ts'
 import { z } from '@hono/zod-openapi'
-import type { Context, MiddlewareHandler } from 'hono'
-import { type MemberEnv, requireMember, requireSession, type SessionEnv } from '#src/core/auth/auth.middleware.ts'
+import type { Context } from 'hono'
+import { type MemberEnv, requireMemberOnce } from '#src/core/auth/auth.middleware.ts'
 import type { Auth } from '#src/core/auth/auth.ts'
 import {
 	bearerRoute,
@@ -177,18 +177,8 @@ function routesFor(tool: WorkspaceTool) {
 
 export function createInvoiceDocumentRoutes(deps: { auth: Auth; invoices: InvoicesDeps; time: TimeDeps }) {
 	const router = createRouter<MemberEnv>()
-	const session = requireSession(deps.auth)
-	const member = requireMember(deps.invoices.db)
 	// The settings' routes, mounted before these, may have checked the same path already.
-	const guard: MiddlewareHandler<MemberEnv> = async (c, next) => {
-		if (c.get('member')) {
-			await next()
-			return
-		}
-		await session(c as unknown as Context<SessionEnv>, async () => {
-			await member(c, next)
-		})
-	}
+	const guard = requireMemberOnce(deps.auth, deps.invoices.db)
 	const ctx = (c: Context<MemberEnv>): InvoicesCtx => ({
 		...deps.invoices,
 		orgId: c.var.member.orgId,

@@ -13,8 +13,8 @@ import {
 } from '@blocksmith/contracts/invoice-sending.ts'
 import { type WorkspaceTool, workspaceToolSchema } from '@blocksmith/contracts/workspaces.ts'
 import { z } from '@hono/zod-openapi'
-import type { Context, MiddlewareHandler } from 'hono'
-import { type MemberEnv, requireMember, requireSession, type SessionEnv } from '#src/core/auth/auth.middleware.ts'
+import type { Context } from 'hono'
+import { type MemberEnv, requireMemberOnce } from '#src/core/auth/auth.middleware.ts'
 import type { Auth } from '#src/core/auth/auth.ts'
 import {
 	bearerRoute,
@@ -93,18 +93,8 @@ function routesFor(tool: WorkspaceTool) {
 
 export function createInvoiceSendRoutes(deps: { auth: Auth; invoices: InvoicesDeps }) {
 	const router = createRouter<MemberEnv>()
-	const session = requireSession(deps.auth)
-	const member = requireMember(deps.invoices.db)
 	// The settings' and documents' routes, mounted before these, may have checked the same path already.
-	const guard: MiddlewareHandler<MemberEnv> = async (c, next) => {
-		if (c.get('member')) {
-			await next()
-			return
-		}
-		await session(c as unknown as Context<SessionEnv>, async () => {
-			await member(c, next)
-		})
-	}
+	const guard = requireMemberOnce(deps.auth, deps.invoices.db)
 	const ctx = (c: Context<MemberEnv>): InvoicesCtx => ({
 		...deps.invoices,
 		orgId: c.var.member.orgId,

@@ -15,8 +15,8 @@ import {
 } from '@blocksmith/contracts/invoice-workspace.ts'
 import { type WorkspaceTool, workspaceToolSchema } from '@blocksmith/contracts/workspaces.ts'
 import { z } from '@hono/zod-openapi'
-import type { Context, MiddlewareHandler } from 'hono'
-import { type MemberEnv, requireMember, requireSession, type SessionEnv } from '#src/core/auth/auth.middleware.ts'
+import type { Context } from 'hono'
+import { type MemberEnv, requireMemberOnce } from '#src/core/auth/auth.middleware.ts'
 import type { Auth } from '#src/core/auth/auth.ts'
 import {
 	bearerRoute,
@@ -99,18 +99,8 @@ function routesFor(tool: WorkspaceTool) {
 
 export function createInvoiceWorkspaceRoutes(deps: { auth: Auth; invoices: InvoicesDeps }) {
 	const router = createRouter<MemberEnv>()
-	const session = requireSession(deps.auth)
-	const member = requireMember(deps.invoices.db)
 	// Other routers may have checked the same path already (the workspace routes under /dashboard/{tool}).
-	const guard: MiddlewareHandler<MemberEnv> = async (c, next) => {
-		if (c.get('member')) {
-			await next()
-			return
-		}
-		await session(c as unknown as Context<SessionEnv>, async () => {
-			await member(c, next)
-		})
-	}
+	const guard = requireMemberOnce(deps.auth, deps.invoices.db)
 	const ctx = (c: Context<MemberEnv>): InvoicesCtx => ({
 		...deps.invoices,
 		orgId: c.var.member.orgId,

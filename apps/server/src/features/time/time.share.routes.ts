@@ -14,8 +14,8 @@ import {
 } from '@blocksmith/contracts/time-reports.ts'
 import { type WorkspaceTool, workspaceToolSchema } from '@blocksmith/contracts/workspaces.ts'
 import { createRoute, z } from '@hono/zod-openapi'
-import type { Context, MiddlewareHandler } from 'hono'
-import { type MemberEnv, requireMember, requireSession, type SessionEnv } from '#src/core/auth/auth.middleware.ts'
+import type { Context } from 'hono'
+import { type MemberEnv, requireMemberOnce } from '#src/core/auth/auth.middleware.ts'
 import type { Auth } from '#src/core/auth/auth.ts'
 import {
 	bearerRoute,
@@ -156,18 +156,8 @@ export function createTimeShareRoutes(deps: { auth: Auth; time: TimeDeps } & Sha
 		rateLimits: deps.rateLimits,
 		subscriptions: deps.subscriptions,
 	})
-	const session = requireSession(deps.auth)
-	const member = requireMember(deps.time.db)
 	// The time routes mounted before these check the same paths: once is enough.
-	const guard: MiddlewareHandler<MemberEnv> = async (c, next) => {
-		if (c.get('member')) {
-			await next()
-			return
-		}
-		await session(c as unknown as Context<SessionEnv>, async () => {
-			await member(c, next)
-		})
-	}
+	const guard = requireMemberOnce(deps.auth, deps.time.db)
 	const ctx = (c: Context<MemberEnv>): TimeCtx & TimeShareDeps => ({
 		...shareDeps(),
 		orgId: c.var.member.orgId,
