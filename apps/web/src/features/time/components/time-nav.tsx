@@ -1,44 +1,18 @@
 import { BarChart3, CalendarDays, Settings2, Timer } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { NavLink } from 'react-router'
 import { paths } from '#src/app/paths.ts'
-import { cn } from '#src/components/ui/cn.ts'
+import { type NavSection, SectionNav } from '#src/components/section-nav.tsx'
 
-const sections = [
+const sections: readonly NavSection[] = [
 	{ name: 'Timer', to: paths.time, icon: Timer, end: true },
 	{ name: 'Timesheet', to: paths.timeTimesheet, icon: CalendarDays, end: false },
 	{ name: 'Reports', to: paths.timeReports, icon: BarChart3, end: false },
 	{ name: 'Setup', to: paths.timeSetup, icon: Settings2, end: false },
-] as const
+]
 
 /** The time pages' own navigation: Timer, Timesheet, Reports, Setup (links, so each has its address). */
 export function TimeNav({ className }: { className?: string }) {
-	return (
-		<nav aria-label="Time tracking" className={cn('flex max-w-full overflow-x-auto border-b', className)}>
-			<ul className="flex gap-4">
-				{sections.map(({ name, to, icon: Icon, end }) => (
-					<li key={to}>
-						<NavLink
-							to={to}
-							end={end}
-							className={({ isActive }) =>
-								cn(
-									'-mb-px inline-flex h-10 items-center gap-2 whitespace-nowrap border-b-2 px-1 font-medium text-sm transition-colors',
-									'focus-visible:outline-offset-[-2px]',
-									isActive
-										? 'border-primary text-foreground dark:border-ring'
-										: 'border-transparent text-muted-foreground hover:text-foreground',
-								)
-							}
-						>
-							<Icon aria-hidden className="size-4" />
-							{name}
-						</NavLink>
-					</li>
-				))}
-			</ul>
-		</nav>
-	)
+	return <SectionNav label="Time tracking" sections={sections} className={className} />
 }
 
 type TimeLayoutProps = {
