@@ -30,6 +30,11 @@ import { createInvoiceSendRoutes } from './features/invoices/invoices.send.route
 import { createInvoiceTemplateRoutes } from './features/invoices/invoices.templates.routes.ts'
 import { createInvoiceVisitorRoutes } from './features/invoices/invoices.visitor.routes.ts'
 import { createInvoiceWorkspaceRoutes } from './features/invoices/invoices.workspace.routes.ts'
+import { createPortalAuthRoutes } from './features/portals/portals.auth.routes.ts'
+import { createPortalMemberRoutes } from './features/portals/portals.members.routes.ts'
+import { createPortals, type Portals } from './features/portals/portals.module.ts'
+import { createPortalSetupRoutes } from './features/portals/portals.setup.routes.ts'
+import { createPortalVisitorRoutes } from './features/portals/portals.visitor.routes.ts'
 import { createTime, type Time } from './features/time/time.module.ts'
 import { createTimeReportRoutes } from './features/time/time.reports.routes.ts'
 import { createTimeRoutes } from './features/time/time.routes.ts'
@@ -63,6 +68,7 @@ export type AppServices = {
 	charts: Charts
 	time: Time
 	invoices: Invoices
+	portals: Portals
 	subscriptions: Subscriptions
 	/** Set while shutting down: /readyz answers 503 so load balancers stop sending traffic. */
 	state: { isDraining: boolean }
@@ -156,6 +162,17 @@ export function createServices(options: {
 		workspaces,
 	})
 	jobs.register(createRecurringQueue(() => invoices.deps))
+	const portals = createPortals({
+		db: database.db,
+		log,
+		publicUrl: config.publicUrl,
+		authSecret: config.authSecret,
+		mailer: mail,
+		storage,
+		rateLimits: config.rateLimits,
+		workspaces,
+		subscriptions,
+	})
 	return {
 		config,
 		database,
@@ -168,6 +185,7 @@ export function createServices(options: {
 		charts,
 		time,
 		invoices,
+		portals,
 		subscriptions,
 		state: { isDraining: false },
 	}
@@ -288,6 +306,11 @@ export function createApp(services: AppServices) {
 			subscriptions: services.subscriptions,
 		}),
 	)
+	// Before the workspaces' too: /dashboard/{tool}_portal/… (decision 038).
+	app.route('/', createPortalSetupRoutes({ auth, portals: services.portals.deps }))
+	app.route('/', createPortalMemberRoutes({ auth, portals: services.portals.deps }))
+	app.route('/', createPortalAuthRoutes({ portals: services.portals.deps }))
+	app.route('/', createPortalVisitorRoutes({ portals: services.portals.deps }))
 	app.route('/', createInvoiceRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createInvoiceTemplateRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createInvoiceWorkspaceRoutes({ auth, invoices: services.invoices.deps }))

@@ -1,6 +1,6 @@
 import type { Property, RowValues } from '@blocksmith/contracts/workspaces.ts'
 import { sql } from 'drizzle-orm'
-import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { organizations, users } from '#src/core/auth/auth.schema.ts'
 
 const createdAt = timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
@@ -61,6 +61,11 @@ export const workspaceDatabases = pgTable(
 		lastError: text('last_error'),
 		rowCount: integer('row_count').notNull().default(0),
 		/**
+		 * Whether the sync also mirrors each row's page content (Notion blocks) into
+		 * `workspace_row_content`: set while a portal shows the database's rows as pages.
+		 */
+		mirrorContent: boolean('mirror_content').notNull().default(false),
+		/**
 		 * Bumped by a trigger on every statement that inserts, updates or deletes its rows
 		 * (migration 0011): what cached figures of the database are keyed by.
 		 */
@@ -105,7 +110,30 @@ export const workspaceRows = pgTable(
 		index('workspace_rows_database_created_idx').on(table.databaseId, table.createdTime, table.id),
 		index('workspace_rows_organization_id_idx').on(table.organizationId),
 		index('workspace_rows_title_idx').on(table.databaseId, sql`lower(${table.title})`),
+		// Containment (`values @> {"prop": ["row id"]}`): how a portal finds a member's rows among many.
+		index('workspace_rows_values_idx').using('gin', sql`${table.values} jsonb_path_ops`),
 	],
+)
+
+/**
+ * A Notion row's page content (its blocks, reduced to what a read-only page draws), mirrored for
+ * databases with `mirrorContent`. `rowEditedTime` is the row's `last_edited_time` when read: the
+ * sync reads the content again once the row's is newer.
+ */
+export const workspaceRowContent = pgTable(
+	'workspace_row_content',
+	{
+		rowId: text('row_id')
+			.primaryKey()
+			.references(() => workspaceRows.id, { onDelete: 'cascade' }),
+		organizationId: text('organization_id')
+			.notNull()
+			.references(() => organizations.id, { onDelete: 'cascade' }),
+		blocks: jsonb('blocks').$type<unknown[]>().notNull(),
+		rowEditedTime: timestamp('row_edited_time', { withTimezone: true, precision: 3 }).notNull(),
+		fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [index('workspace_row_content_organization_id_idx').on(table.organizationId)],
 )
 
 /** A row write waiting for, or past, delivery to its workspace. Stored before any attempt. */

@@ -1,0 +1,9 @@
+import type { Auth } from '#src/core/auth/auth.ts'
+import type { AppEnv } from '#src/lib/context.ts'
+import { createRouter } from '#src/lib/openapi.ts'
+import type { PortalsDeps } from './portals.deps.ts'
+
+// Placeholder, filled in by the portal work in progress (decision 038).
+export function createPortalMemberRoutes(_options: { auth: Auth; portals: PortalsDeps }) {
+	return createRouter<AppEnv>()
+}
