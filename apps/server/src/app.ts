@@ -31,6 +31,7 @@ import { createInvoiceTemplateRoutes } from './features/invoices/invoices.templa
 import { createInvoiceVisitorRoutes } from './features/invoices/invoices.visitor.routes.ts'
 import { createInvoiceWorkspaceRoutes } from './features/invoices/invoices.workspace.routes.ts'
 import { createPortalAuthRoutes } from './features/portals/portals.auth.routes.ts'
+import { createPortalBrandRoutes } from './features/portals/portals.brand.routes.ts'
 import { createPortalMemberRoutes } from './features/portals/portals.members.routes.ts'
 import { createPortals, type Portals } from './features/portals/portals.module.ts'
 import { createPortalSetupRoutes } from './features/portals/portals.setup.routes.ts'
@@ -309,6 +310,7 @@ export function createApp(services: AppServices) {
 	// Before the workspaces' too: /dashboard/{tool}_portal/… (decision 038).
 	app.route('/', createPortalSetupRoutes({ auth, portals: services.portals.deps }))
 	app.route('/', createPortalMemberRoutes({ auth, portals: services.portals.deps }))
+	app.route('/', createPortalBrandRoutes({ portals: services.portals.deps }))
 	app.route('/', createPortalAuthRoutes({ portals: services.portals.deps }))
 	app.route('/', createPortalVisitorRoutes({ portals: services.portals.deps }))
 	app.route('/', createInvoiceRoutes({ auth, invoices: services.invoices.deps }))

@@ -1,0 +1,20 @@
+import { eq } from 'drizzle-orm'
+import type { Db } from '#src/db/client.ts'
+import { portals } from './portals.schema.ts'
+
+// What other parts of the server read of portals: the web layer serves a portal's pages at `/`
+// for a request whose Host is its custom domain (decision 038).
+
+/** The enabled portal whose custom domain is `host` (port ignored), or null. */
+export async function findPortalByHost(db: Db, host: string | undefined): Promise<{ slug: string } | null> {
+	const name = host?.toLowerCase().replace(/:\d+$/, '')
+	if (!name) {
+		return null
+	}
+	const [found] = await db
+		.select({ slug: portals.slug, isEnabled: portals.isEnabled })
+		.from(portals)
+		.where(eq(portals.customDomain, name))
+		.limit(1)
+	return found?.isEnabled ? { slug: found.slug } : null
+}
