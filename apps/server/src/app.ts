@@ -34,6 +34,7 @@ import { createPortalAuthRoutes } from './features/portals/portals.auth.routes.t
 import { createPortalBrandRoutes } from './features/portals/portals.brand.routes.ts'
 import { createPortalMemberRoutes } from './features/portals/portals.members.routes.ts'
 import { createPortals, type Portals } from './features/portals/portals.module.ts'
+import { findPortalByHost } from './features/portals/portals.public.ts'
 import { createPortalSetupRoutes } from './features/portals/portals.setup.routes.ts'
 import { createPortalVisitorRoutes } from './features/portals/portals.visitor.routes.ts'
 import { createTime, type Time } from './features/time/time.module.ts'
@@ -50,7 +51,7 @@ import type { Logger } from './lib/logger.ts'
 import { createMailer } from './lib/mail.ts'
 import { createLocalStorage, createS3Storage, type Storage } from './lib/storage.ts'
 import { mountApiDocs } from './public/api-docs.ts'
-import { mountWebApp } from './public/web.ts'
+import { isPortalPage, mountWebApp } from './public/web.ts'
 import { createWorkspaces, type Workspaces } from './workspaces/workspaces.module.ts'
 import { createWorkspaceRoutes } from './workspaces/workspaces.routes.ts'
 import { createNotionSignInGrants } from './workspaces/workspaces.service.ts'
@@ -254,7 +255,7 @@ export function createApp(services: AppServices) {
 		await pageHeaders(c, next)
 		// A published form's or chart's page may be embedded anywhere (iframe or popup snippets,
 		// Notion's /embed block); every other page of ours, including one not published, refuses to be framed.
-		if ((publicFormPage.test(path) || publicChartPage.test(path)) && c.res.status === 200) {
+		if ((publicFormPage.test(path) || publicChartPage.test(path)) && c.res.status === 200 && !isPortalPage(c.res)) {
 			const csp = c.res.headers.get('content-security-policy') ?? ''
 			c.res.headers.set('content-security-policy', csp.replace("frame-ancestors 'none'", 'frame-ancestors *'))
 			c.res.headers.delete('x-frame-options')
@@ -357,6 +358,7 @@ export function createApp(services: AppServices) {
 			{ path: '/charts/:id', template: 'chart.html', render: services.charts.renderPage },
 			{ path: '/charts/dashboards/:id', template: 'chart.html', render: services.charts.renderDashboard },
 		],
+		{ findByHost: (host) => findPortalByHost(db, host) },
 	)
 
 	app.notFound((c) => {

@@ -59,6 +59,35 @@ export function withPage(html: string, page: { head: string; data: Record<string
 	return body ? result.replace(emptyRoot, () => `<div id="root">${body}</div>`) : result
 }
 
+/** What the web layer asks of portals (decision 038): which portal, if any, a custom domain is. */
+export type PortalHosts = {
+	findByHost: (host: string | undefined) => Promise<{ slug: string } | null>
+}
+
+/**
+ * The portal visitor's page: portal.html with where the portal is, so the app calls the right
+ * API (`/api/portal/{slug}`) and builds links under the right base, also on a custom domain where
+ * the path says nothing of the slug.
+ */
+export function withPortal(html: string, portal: { slug: string; basePath: string }): string {
+	const json = JSON.stringify(portal).replaceAll('<', '\\u003c')
+	return html.replace('</head>', () => `<script type="application/json" id="blocksmith-portal">${json}</script></head>`)
+}
+
+/**
+ * Sent with every portal page: a client portal is private, never for search engines. app.ts also
+ * reads it to keep a portal page unframable on a custom domain, where its path may look like a
+ * published form's (which may be framed).
+ */
+const portalRobots = 'noindex, nofollow'
+
+export function isPortalPage(response: Response): boolean {
+	return response.headers.get('x-robots-tag') === portalRobots
+}
+
+/** `/p/{slug}` and everything under it; the slug as typed (the API lowercases and checks it). */
+const portalPath = /^\/p\/([^/]+)(?:\/.*)?$/
+
 /** Paths the API owns; anything else a browser asks for is a route of the web app. */
 const apiPrefixes = ['/api/', '/auth/', '/dashboard/']
 
@@ -75,6 +104,7 @@ export function mountWebApp(
 	distDir: string,
 	clientConfig: ClientConfig,
 	pages: ServerPage[] = [],
+	portalHosts?: PortalHosts,
 ): void {
 	const templates = new Map<string, string>()
 	const loadTemplate = (name: string): string | undefined => {
@@ -98,6 +128,46 @@ export function mountWebApp(
 	// Top-level files of the build (favicon, robots.txt, a web manifest, …); dotfiles and the
 	// build's own .vite folder stay private.
 	app.get('/:file{[^./][^/]*\\.[a-zA-Z0-9]+}', serveStatic({ root: distDir }))
+
+	const servePortal = (c: Context, portal: { slug: string; basePath: string }) => {
+		const html = loadTemplate('portal.html')
+		if (html === undefined) {
+			return c.text(notBuilt, 503)
+		}
+		// A member's data is fetched by the app with its bearer token; the page itself holds nothing
+		// private, but which portal a domain is may change: revalidate every time.
+		c.header('cache-control', 'no-cache')
+		c.header('x-robots-tag', portalRobots)
+		return c.html(withPortal(html, portal))
+	}
+
+	// A portal's custom domain is all portal: every page path there (the dashboard's, a form's,
+	// `/p/…` included) is the portal's app at `/`. Before the other pages, which would answer first.
+	// The API, assets and top-level files pass through as on the main host.
+	if (portalHosts) {
+		app.get('*', async (c, next) => {
+			if (isApiPath(c.req.path) || /\.[a-zA-Z0-9]+$/.test(c.req.path)) {
+				return next()
+			}
+			const portal = await portalHosts.findByHost(c.req.header('host'))
+			return portal ? servePortal(c, { slug: portal.slug, basePath: '' }) : next()
+		})
+	}
+	// An unknown or disabled slug gets the page too: the app shows "no portal here" from the API's
+	// 404, so the page never tells which slugs exist.
+	app.get('/p/*', (c, next) => {
+		const slug = portalPath.exec(c.req.path)?.[1]
+		if (!slug) {
+			return next()
+		}
+		let decoded = slug
+		try {
+			decoded = decodeURIComponent(slug)
+		} catch {
+			// A broken escape: the API answers 404 for it like any unknown slug.
+		}
+		return servePortal(c, { slug: decoded, basePath: `/p/${slug}` })
+	})
 
 	for (const page of pages) {
 		app.get(page.path, async (c) => {
