@@ -17,6 +17,8 @@ const appEntry = 'index.html'
 const formEntry = 'form.html'
 /** The public chart page's entry: its chart is drawn by the server, the script only adds to it. */
 const chartEntry = 'chart.html'
+/** The client portal's visitor app (decision 038): React and its own router, nothing of the dashboard. */
+const portalEntry = 'portal.html'
 
 /**
  * Budgets in KB of gzipped JavaScript per first load. The sign-in page is where most visitors
@@ -44,6 +46,8 @@ const routes: Route[] = [
 	{ path: '/forms/{id}', entry: formEntry, modules: [], budgetTotal: 100 * kb },
 	// Embedded in Notion pages, many to a page: 60 KB in all is the ceiling, a few KB the aim.
 	{ path: '/charts/{id}', entry: chartEntry, modules: [], budgetTotal: 60 * kb },
+	// Issue 18: the portal's first load, JS and CSS, within 100 KB like the form page.
+	{ path: '/p/{slug}', entry: portalEntry, modules: [], budgetTotal: 100 * kb },
 	{
 		// Under the dashboard's data layer since billing (issue 14), so Resume and the gate read the
 		// same organization state; most visitors arrive from the dashboard with it loaded already.
@@ -192,7 +196,7 @@ function measure(manifest: Manifest, keys: Set<string>) {
 
 execFileSync(process.execPath, [path.join(root, 'apps/web/scripts/build-if-stale.ts')], { stdio: 'inherit' })
 const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Manifest
-for (const entry of [appEntry, formEntry, chartEntry]) {
+for (const entry of [appEntry, formEntry, chartEntry, portalEntry]) {
 	if (!manifest[entry]?.isEntry) {
 		throw new Error(`The build manifest has no entry ${entry}; see apps/web/vite.config.ts`)
 	}
@@ -257,6 +261,7 @@ const publicRoutes = [
 	'/reset-password',
 	'/confirm',
 	'/forms/{id}',
+	'/p/{slug}',
 	// Not /paused: since billing (issue 14) it reads the organization through the dashboard's data
 	// layer, like /invite, for members sent there from the dashboard.
 ]
@@ -267,7 +272,7 @@ const leaks = routes
 	)
 
 /**
- * The form page's entry must not even carry the app's plumbing. Its shared chunks are named
+ * The form and portal pages' entries must not even carry the app's plumbing. Their shared chunks are named
  * after whichever module Rolldown picked, not after what they hold, so its files are searched
  * for a sentence each of these always contains (kept through minifying: error messages,
  * display names, storage keys).
@@ -280,12 +285,17 @@ const appOnlyMarkers: { what: string; text: string }[] = [
 	{ what: 'Radix Dialog', text: 'DialogTitle' },
 	{ what: 'zod', text: 'Invalid input' },
 ]
-const formFiles = [...closure(manifest, [formEntry])].map((key) => (manifest[key] as ManifestChunk).file)
-for (const file of formFiles) {
-	const text = readFileSync(path.join(dist, file), 'utf8')
-	for (const marker of appOnlyMarkers) {
-		if (text.includes(marker.text)) {
-			leaks.push(`/forms/{id} (${formEntry}) loads ${marker.what} in ${file}`)
+for (const [route, entry] of [
+	['/forms/{id}', formEntry],
+	['/p/{slug}', portalEntry],
+] as const) {
+	const files = [...closure(manifest, [entry])].map((key) => (manifest[key] as ManifestChunk).file)
+	for (const file of files) {
+		const text = readFileSync(path.join(dist, file), 'utf8')
+		for (const marker of appOnlyMarkers) {
+			if (text.includes(marker.text)) {
+				leaks.push(`${route} (${entry}) loads ${marker.what} in ${file}`)
+			}
 		}
 	}
 }

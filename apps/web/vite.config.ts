@@ -29,13 +29,16 @@ export default defineConfig({
 				// The public chart page (/charts/{id}, Notion's /embed): the chart comes drawn in the HTML,
 				// the entry is a few kilobytes of plain DOM code, no React and no ECharts.
 				chart: fileURLToPath(new URL('chart.html', import.meta.url)),
+				// The client portal's visitor app (/p/{slug}, a portal's own domain): React and its own small
+				// router, none of the dashboard's libraries (decision 038).
+				portal: fileURLToPath(new URL('portal.html', import.meta.url)),
 			},
 			output: {
 				codeSplitting: {
 					// Left alone, Rolldown cuts what two entries and many lazy routes share into many
 					// small chunks (React apart from the shell, the router in pieces), and each cut costs
 					// gzip context: a kilobyte or two on every first load. These groups keep each library
-					// whole. The form page shares only the React group: the other two never reach it.
+					// whole. The form and portal pages share only the React group: the other two never reach them.
 					groups: [
 						{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
 						{ name: 'router', test: /node_modules[\\/]react-router[\\/]/ },
