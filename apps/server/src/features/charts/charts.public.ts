@@ -6,7 +6,8 @@ import {
 	type PublicChart,
 } from '@blocksmith/contracts/charts.ts'
 import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
+import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
 import { figuresCsv } from './charts.csv.ts'
@@ -221,4 +222,22 @@ export async function publicDownload(
 	})
 	// The PNG is also shown inline (link previews, e-mails): a file name would make it a download.
 	return format === 'png' ? { ...download, filename: null } : download
+}
+
+/**
+ * The organization's charts among `ids`, for modules that show charts (portals): id, name,
+ * database and whether it is published, nothing else of them.
+ */
+export async function chartsOfOrganization(
+	db: Db,
+	organizationId: string,
+	ids: string[],
+): Promise<{ id: string; name: string; databaseId: string | null; published: boolean }[]> {
+	if (ids.length === 0) {
+		return []
+	}
+	return db
+		.select({ id: charts.id, name: charts.name, databaseId: charts.databaseId, published: charts.published })
+		.from(charts)
+		.where(and(eq(charts.organizationId, organizationId), inArray(charts.id, ids)))
 }

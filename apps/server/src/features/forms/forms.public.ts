@@ -11,7 +11,7 @@ import {
 } from '@blocksmith/contracts/forms.ts'
 import type { Property } from '@blocksmith/contracts/workspaces.ts'
 import { verifyPassword } from 'better-auth/crypto'
-import { and, count, eq, sql } from 'drizzle-orm'
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { blobs } from '#src/core/uploads/uploads.schema.ts'
 import type { Db } from '#src/db/client.ts'
 import { AppError } from '#src/lib/errors.ts'
@@ -500,4 +500,22 @@ export async function formGrant(deps: FormsDeps, scope: string): Promise<PublicG
 		hasPeople ||= field.kind === 'people'
 	}
 	return { orgId: form.organizationId, databases, peopleWorkspaceId: hasPeople ? database.workspaceId : null }
+}
+
+/**
+ * The organization's forms among `ids` (deleted ones left out), for modules that point at
+ * forms (portals): id, name and database, nothing else of them.
+ */
+export async function formsOfOrganization(
+	db: Db,
+	organizationId: string,
+	ids: string[],
+): Promise<{ id: string; name: string; databaseId: string | null }[]> {
+	if (ids.length === 0) {
+		return []
+	}
+	return db
+		.select({ id: forms.id, name: forms.name, databaseId: forms.databaseId })
+		.from(forms)
+		.where(and(eq(forms.organizationId, organizationId), inArray(forms.id, ids), isNull(forms.deletedAt)))
 }

@@ -17,7 +17,7 @@ export type PortalsDeps = {
 	rateLimits: boolean
 	workspaces: WorkspaceDeps
 	/** Plan limits (`portals`, `portalMembers`, the `customDomain` switch) and whether public pages are served. */
-	subscriptions: Pick<Subscriptions, 'assertCanAdd' | 'isAvailable' | 'hasSwitch'>
+	subscriptions: Pick<Subscriptions, 'assertCanAdd' | 'isAvailable' | 'hasSwitch' | 'summary'>
 	now: () => Date
 }
 

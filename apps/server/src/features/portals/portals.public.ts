@@ -5,9 +5,15 @@ import { portals } from './portals.schema.ts'
 // What other parts of the server read of portals: the web layer serves a portal's pages at `/`
 // for a request whose Host is its custom domain (decision 038).
 
+/** A Host header as a portal's custom domain is stored: lowercase, without the port. */
+export function hostNameOf(host: string | undefined): string | null {
+	const name = host?.trim().toLowerCase().replace(/:\d+$/, '')
+	return name ? name : null
+}
+
 /** The enabled portal whose custom domain is `host` (port ignored), or null. */
 export async function findPortalByHost(db: Db, host: string | undefined): Promise<{ slug: string } | null> {
-	const name = host?.toLowerCase().replace(/:\d+$/, '')
+	const name = hostNameOf(host)
 	if (!name) {
 		return null
 	}
