@@ -343,36 +343,72 @@ export const portalRowsSchema = z.object({
 })
 export type PortalRows = z.infer<typeof portalRowsSchema>
 
-/** A Notion content block, reduced to what the portal draws read-only. */
+/** A run of rich text: its marks, and a link only when it is http(s) or mailto (mentions are plain text). */
+export type PortalRun = {
+	text: string
+	href?: string | null
+	bold?: boolean
+	italic?: boolean
+	code?: boolean
+	strikethrough?: boolean
+	underline?: boolean
+}
+const portalRunSchema = z.object({
+	text: z.string(),
+	href: z.string().nullable().optional(),
+	bold: z.boolean().optional(),
+	italic: z.boolean().optional(),
+	code: z.boolean().optional(),
+	strikethrough: z.boolean().optional(),
+	underline: z.boolean().optional(),
+})
+
+/**
+ * A Notion content block, reduced to what the portal draws read-only. `type` keeps Notion's name
+ * (`paragraph`, `heading_1`…`heading_4`, `bulleted_list_item`, `numbered_list_item`, `to_do`,
+ * `toggle`, `quote`, `callout`, `code`, `equation`, `divider`, `image`, `file`, `pdf`, `video`,
+ * `audio`, `bookmark`, `embed`, `child_page`, `child_database`, `table`, `table_row`); columns and
+ * synced blocks are flattened into their content. `unsupported` is a block the portal skips, and
+ * `truncated` (last, at the top level) says the page had more than the mirror keeps.
+ */
 export type PortalBlock = {
 	type: string
-	/** Rich text as plain runs with their marks and links. */
-	text?: { text: string; href?: string | null; bold?: boolean; italic?: boolean; code?: boolean }[]
+	/** Rich text as plain runs with their marks and links; a child page's or database's title. */
+	text?: PortalRun[]
 	checked?: boolean
 	language?: string
-	/** Images and files: a portal link, never Notion's signed URL. */
+	/** An external file's, bookmark's or embed's http(s) URL; null for a file Notion hosts (see `fileRef`). */
 	url?: string | null
 	caption?: string
+	/** A callout's emoji. */
+	icon?: string
+	/** A file's name, when Notion gives one. */
+	name?: string
+	/**
+	 * A file Notion hosts: its block, by which the server hands out a fresh URL (Notion's expire
+	 * within the hour) behind a link that checks the member's grant. Never Notion's signed URL.
+	 */
+	fileRef?: { blockId: string }
+	/** A table row's cells. */
+	cells?: PortalRun[][]
+	hasColumnHeader?: boolean
+	hasRowHeader?: boolean
 	children?: PortalBlock[]
 }
 export const portalBlockSchema: z.ZodType<PortalBlock> = z.lazy(() =>
 	z.object({
 		type: z.string(),
-		text: z
-			.array(
-				z.object({
-					text: z.string(),
-					href: z.string().nullable().optional(),
-					bold: z.boolean().optional(),
-					italic: z.boolean().optional(),
-					code: z.boolean().optional(),
-				}),
-			)
-			.optional(),
+		text: z.array(portalRunSchema).optional(),
 		checked: z.boolean().optional(),
 		language: z.string().optional(),
 		url: z.string().nullable().optional(),
 		caption: z.string().optional(),
+		icon: z.string().optional(),
+		name: z.string().optional(),
+		fileRef: z.object({ blockId: z.string() }).optional(),
+		cells: z.array(z.array(portalRunSchema)).optional(),
+		hasColumnHeader: z.boolean().optional(),
+		hasRowHeader: z.boolean().optional(),
 		children: z.array(portalBlockSchema).optional(),
 	}),
 )

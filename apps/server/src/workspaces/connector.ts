@@ -1,3 +1,4 @@
+import type { PortalBlock } from '@blocksmith/contracts/portals.ts'
 import type { Property, RowValues, WorkspaceUser } from '@blocksmith/contracts/workspaces.ts'
 
 /** A database as its workspace describes it. */
@@ -30,6 +31,15 @@ type CreateOptions = { beforeSend?: () => void }
 export type ReadGap = { createdTime: string | null; message: string }
 
 type ReadOptions = { onGap?: (gap: ReadGap) => void }
+
+/** A Notion-hosted file's signed URL, good until `expiresAt` (about an hour after the read). */
+export type HostedFile = { url: string; expiresAt: string }
+
+/**
+ * A row's page content as the mirror keeps it (`workspace_row_content.blocks`): the portal's
+ * blocks, and beside a hosted file its current signed URL, which never leaves the server.
+ */
+export type ContentBlock = Omit<PortalBlock, 'children'> & { hosted?: HostedFile; children?: ContentBlock[] }
 
 /** A stored upload to attach to a `files` property. */
 export type BlobReader = (blobId: string) => Promise<{ name: string; contentType: string; bytes: Uint8Array } | null>
@@ -89,6 +99,13 @@ export type WorkspaceConnector = {
 		exclude?: ReadonlySet<string>,
 	) => Promise<ExternalRow | null>
 	listUsers: () => Promise<WorkspaceUser[]>
+	/**
+	 * A row's page content (Notion's blocks, reduced, within the read limits of `notion.content.ts`),
+	 * or null when the page is gone. A local row has no content: an empty list.
+	 */
+	readPageContent: (externalRowId: string) => Promise<ContentBlock[] | null>
+	/** The current URL of a hosted file in page content, by its block; null when the block or file is gone. */
+	readContentFile: (blockId: string) => Promise<HostedFile | null>
 }
 
 /**

@@ -179,6 +179,8 @@ export function createConnectorFactory(options: {
 			restoreRow: once((c, ...args: Parameters<WorkspaceConnector['restoreRow']>) => c.restoreRow(...args)),
 			findCreatedRow: once((c, ...args: Parameters<WorkspaceConnector['findCreatedRow']>) => c.findCreatedRow(...args)),
 			listUsers: once((c) => c.listUsers()),
+			readPageContent: once((c, id: string) => c.readPageContent(id)),
+			readContentFile: once((c, id: string) => c.readContentFile(id)),
 		}
 	}
 

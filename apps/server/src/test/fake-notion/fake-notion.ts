@@ -18,7 +18,8 @@
  * Notion's free plan), `workspace` ({ id, name, icon }), `seed` (seed the demo workspace at start).
  *
  * Endpoints under /v1 (Bearer token and Notion-Version required): search; databases/:id; data_sources/:id and
- * data_sources/:id/query; pages (create), pages/:id (get, patch), pages/:id/properties/:property_id; users,
+ * data_sources/:id/query; pages (create), pages/:id (get, patch), pages/:id/properties/:property_id; blocks/:id and
+ * blocks/:id/children (page content, read only, set with `setPageContent`); users,
  * users/me, users/:id; file_uploads (create, list, get, :id/send); oauth/authorize (GET: approves at once with a
  * 302, or shows an "Allow access" form with `requireApproval` or to a browser signed in through
  * `GET /__sign-in?email=…&name=…`, whose person then owns the grant), oauth/token (Basic client auth;
@@ -50,7 +51,7 @@
  * - log: `requests()` → `{ method, path, route, status, at, requestId, fault? }[]`, `requestCount(method?, route?)`,
  *   `resetRequests()`. `route` is the pattern, e.g. `POST /v1/data_sources/:id/query`.
  * - clock: `now()`, `setClock(time)` (freezes it), `advanceClock(ms)`, `useRealClock()`.
- * - content: `seed()`, `addUser`, `addDataSource`, `addPage`, `addPages(dataSourceId, n, …)`, `editPage`,
+ * - content: `seed()`, `setPageContent`, `addUser`, `addDataSource`, `addPage`, `addPages(dataSourceId, n, …)`, `editPage`,
  *   `trashPage`, `restorePage`, `deletePage`, `getPage`, `setQueryResultLimit`, `setMaxFileUploadBytes`, `issueToken`.
  * - `signWebhook(body, verificationToken)` gives the `X-Notion-Signature` header value for a webhook body.
  */
@@ -62,6 +63,7 @@ import { signWebhookPayload } from '@notionhq/client'
 import type { Context } from 'hono'
 import { Hono } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
+import { type BlockInput, FakeBlockStore, seedPageContent } from './blocks.ts'
 import {
 	codeForStatus,
 	errorBody,
@@ -251,6 +253,7 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 	const refreshTokens = new Map<string, string>()
 	const codes = new Map<string, OAuthCode>()
 	const book = new CursorBook()
+	const blocks = new FakeBlockStore(store)
 	let queryResultLimit = options.queryResultLimit ?? 10_000
 	let maxFileUploadBytes = options.maxFileUploadBytes ?? FREE_PLAN_UPLOAD_BYTES
 
@@ -943,6 +946,27 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 		})
 	})
 
+	// --- blocks (page content, read only) -----------------------------------------------------------------------
+
+	app.get('/v1/blocks/:id/children', (c) => {
+		const parentId = c.req.param('id')
+		const raw = c.req.query('page_size')
+		const pageSize = book.parsePageSize(raw === undefined ? undefined : Number(raw), 'query.page_size')
+		const slice = book.page(`blocks:${parentId}`, c.req.query('start_cursor'), pageSize, () => ({
+			ids: blocks.childIds(parentId),
+			truncated: false,
+		}))
+		return jsonResponse(
+			list(
+				slice.ids.map((id) => blocks.render(blocks.get(id))),
+				slice,
+				'block',
+			),
+		)
+	})
+
+	app.get('/v1/blocks/:id', (c) => jsonResponse(blocks.render(blocks.get(c.req.param('id')))))
+
 	app.all('/v1/*', () => {
 		throw new NotionApiError(400, 'invalid_request_url', 'Invalid request URL.')
 	})
@@ -1137,9 +1161,18 @@ export async function createFakeNotion(options: FakeNotionOptions = {}) {
 			tokens.set(issued, { token: issued, kind: 'internal' })
 			return issued
 		},
-		/** Builds the demo workspace (users, Clients, Projects, Time entries, Invoices) and returns its ids. */
+		/**
+		 * Replaces a page's content (blocks in Notion's request shape, `children` nested; a hosted file as
+		 * `{ file: { name, content } }`) and moves its `last_edited_time` unless `touch: false`.
+		 */
+		setPageContent(pageId: string, content: BlockInput[], options?: { touch?: boolean }): void {
+			blocks.setPageContent(pageId, content, options)
+		},
+		/** Builds the demo workspace (users, Clients, Projects, Time entries, Invoices, the first project's content). */
 		seed(): DemoWorkspace {
-			return seedDemoWorkspace(store)
+			const demo = seedDemoWorkspace(store)
+			seedPageContent(blocks, demo)
+			return demo
 		},
 		signWebhook(body: string, verificationToken: string): Promise<string> {
 			return signWebhookPayload({ body, verificationToken })

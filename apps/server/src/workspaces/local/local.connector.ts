@@ -340,5 +340,8 @@ export function createLocalConnector(options: { db: Db; orgId: string; workspace
 			return match ? toExternalRow(match) : null
 		},
 		listUsers: () => listOrganizationPeople(db, orgId),
+		// Built-in rows are values only: no page content, so no files in it.
+		readPageContent: async () => [],
+		readContentFile: async () => null,
 	}
 }

@@ -9,7 +9,7 @@ import type {
 	PropertyItemObjectResponse,
 	UserObjectResponse,
 } from '@notionhq/client'
-import { Client, isFullDataSource, isFullPage, LogLevel } from '@notionhq/client'
+import { Client, isFullBlock, isFullDataSource, isFullPage, LogLevel } from '@notionhq/client'
 import type {
 	BlobReader,
 	ExternalDatabase,
@@ -18,6 +18,7 @@ import type {
 	WorkspaceConnector,
 } from '#src/workspaces/connector.ts'
 import { ConnectorError } from '#src/workspaces/connector.ts'
+import { hostedFileOf, readBlockTree, toContentBlocks } from './notion.content.ts'
 import { filesToRenew, withCurrentUrls } from './notion.files.ts'
 import {
 	blobIdsOf,
@@ -662,6 +663,33 @@ export function createNotionConnector(options: NotionConnectorOptions): Workspac
 				cursor = response.next_cursor ?? undefined
 			} while (cursor)
 			return users
+		},
+
+		async readPageContent(externalRowId) {
+			try {
+				// One request per page of children, each through the queue: the walk keeps the workspace's pace.
+				const tree = await readBlockTree(externalRowId, (blockId, cursor) =>
+					call(() => client.blocks.children.list({ block_id: blockId, start_cursor: cursor, page_size: pageSize })),
+				)
+				return toContentBlocks(tree.blocks, { truncated: tree.truncated })
+			} catch (error) {
+				if (error instanceof ConnectorError && error.kind === 'not_found') {
+					return null
+				}
+				throw error
+			}
+		},
+
+		async readContentFile(blockId) {
+			try {
+				const block = await call(() => client.blocks.retrieve({ block_id: blockId }))
+				return isFullBlock(block) ? hostedFileOf(block) : null
+			} catch (error) {
+				if (error instanceof ConnectorError && error.kind === 'not_found') {
+					return null
+				}
+				throw error
+			}
 		},
 	}
 }
