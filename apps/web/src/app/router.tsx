@@ -156,7 +156,29 @@ export function createAppRouter() {
 								},
 								{
 									path: '/portals',
-									lazy: () => import('./routes/module-pages.tsx').then((m) => ({ Component: m.PortalsPage })),
+									lazy: () =>
+										import('#src/features/portals/routes/portals-page.tsx').then((m) => ({ Component: m.PortalsPage })),
+								},
+								{
+									path: '/portals/new',
+									lazy: () =>
+										import('#src/features/portals/routes/portals-page.tsx').then((m) => ({
+											Component: m.NewPortalPage,
+										})),
+								},
+								{
+									path: '/portals/:id',
+									lazy: () =>
+										import('#src/features/portals/routes/portal-setup-page.tsx').then((m) => ({
+											Component: m.PortalSetupPage,
+										})),
+								},
+								{
+									path: '/portals/:id/members',
+									lazy: () =>
+										import('#src/features/portals/routes/portal-members-page.tsx').then((m) => ({
+											Component: m.PortalMembersPage,
+										})),
 								},
 								{
 									path: '/time',
