@@ -321,7 +321,8 @@ export const portalRowsQuerySchema = z.object({
 	filter: z.string().max(4000).optional(),
 	sort: z.string().max(1000).optional(),
 	search: z.string().max(200).optional(),
-	cursor: z.string().max(400).optional(),
+	/** Opaque; it carries the last row's sort values, so a long title sorted on makes it longer. */
+	cursor: z.string().max(2000).optional(),
 	limit: z.coerce.number().int().min(1).max(100).default(50),
 })
 
