@@ -26,9 +26,7 @@ const nobody = { email: 'x@y.example', companyRowId: null, memberRowId: null, pe
 describe('portal rules as SQL', () => {
 	it('company: containment of the member’s company row in the relation, every value bound', () => {
 		const query = render(ruleSql({ kind: 'company', property: 'client' }, member, properties))
-		expect(query?.sql).toBe(
-			`"workspace_rows"."values" @> jsonb_build_object($1::text, jsonb_build_array($2::text))`,
-		)
+		expect(query?.sql).toBe(`"workspace_rows"."values" @> jsonb_build_object($1::text, jsonb_build_array($2::text))`)
 		expect(query?.params).toEqual(['client', 'company-1'])
 	})
 

@@ -75,9 +75,5 @@ export function grantedRows(
 	if (!rule) {
 		return null
 	}
-	return and(
-		eq(workspaceRows.organizationId, member.orgId),
-		eq(workspaceRows.databaseId, page.databaseId),
-		rule,
-	) as SQL
+	return and(eq(workspaceRows.organizationId, member.orgId), eq(workspaceRows.databaseId, page.databaseId), rule) as SQL
 }
