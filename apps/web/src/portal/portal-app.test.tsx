@@ -1,0 +1,247 @@
+import type { PortalRowDetail } from '@blocksmith/contracts/portals.ts'
+import { render, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { StrictMode } from 'react'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { sessionKey } from './portal-api.ts'
+import { PortalApp } from './portal-app.tsx'
+import { type Call, info, json, me, mockFetch, problem, row, rows } from './testing.ts'
+
+// The visitor app end to end against a stubbed API: the router's paths, the sign-in landing, the
+// session, a 401 anywhere, the pages and a row page.
+
+const session = { token: 'member-session-token', expiresAt: new Date(Date.now() + 86_400_000).toISOString() }
+
+function at(path: string) {
+	window.history.replaceState(null, '', path)
+}
+
+function signedIn() {
+	window.localStorage.setItem(sessionKey('acme'), JSON.stringify(session))
+}
+
+/** The API as a signed-in member sees it; `overrides` answer first (return undefined to fall through). */
+function api(overrides: (call: Call) => Response | undefined = () => undefined) {
+	return mockFetch((call) => {
+		const answer = overrides(call)
+		if (answer) {
+			return answer
+		}
+		const path = call.path.replace('/api/portal/acme', '')
+		if (path === '') {
+			return json(200, info)
+		}
+		if (call.authorization !== `Bearer ${session.token}`) {
+			return problem(401, 'UNAUTHENTICATED', 'Sign in.')
+		}
+		if (path === '/me') {
+			return json(200, me)
+		}
+		if (path === '/pages/projects/rows') {
+			return json(200, rows())
+		}
+		if (path === '/auth/sign_out') {
+			return json(204, null)
+		}
+		return problem(404, 'NOT_FOUND', 'Nothing here.')
+	})
+}
+
+function renderApp(basePath = '/p/acme') {
+	return render(
+		<StrictMode>
+			<PortalApp slug="acme" basePath={basePath} />
+		</StrictMode>,
+	)
+}
+
+beforeEach(() => {
+	window.localStorage.clear()
+	document.documentElement.removeAttribute('style')
+})
+afterEach(() => {
+	at('/')
+})
+
+describe('the portal app', () => {
+	it('says there is no portal when the API does not know the slug', async () => {
+		at('/p/nope/projects')
+		mockFetch(() => problem(404, 'NOT_FOUND', 'There is no portal here.'))
+		render(<PortalApp slug="nope" basePath="/p/nope" />)
+		expect(await screen.findByRole('heading', { name: 'There is no portal here' })).toBeInTheDocument()
+	})
+
+	it('shows the branded sign-in page and the same "check your inbox" whatever the e-mail', async () => {
+		at('/p/acme/projects')
+		const calls = api((call) => (call.path.endsWith('/auth/magic_link') ? json(202, null) : undefined))
+		renderApp()
+		expect(await screen.findByRole('heading', { name: 'Sign in to Acme Studio' })).toBeInTheDocument()
+		expect(document.title).toBe('Acme Studio')
+		expect(document.documentElement.style.getPropertyValue('--portal-accent')).toBe('#16a34a')
+		expect(document.querySelector('meta[name="theme-color"]')).toHaveAttribute('content', '#16a34a')
+		expect(document.documentElement.classList.contains('dark')).toBe(false)
+		await userEvent.type(screen.getByLabelText('E-mail'), 'someone@client.example')
+		await userEvent.click(screen.getByRole('button', { name: 'Send me a sign-in link' }))
+		expect(await screen.findByRole('heading', { name: 'Check your inbox' })).toBeInTheDocument()
+		expect(calls.find((call) => call.path === '/api/portal/acme/auth/magic_link')?.body).toEqual({
+			email: 'someone@client.example',
+		})
+	})
+
+	it('verifies a mailed link once, removes its token from the address before, keeps the session and opens the portal', async () => {
+		at('/p/acme/sign-in?token=mailed-magic-link-token-0123456789')
+		const searchAtVerify: string[] = []
+		const calls = api((call) => {
+			if (call.path.endsWith('/auth/verify')) {
+				searchAtVerify.push(window.location.search)
+				return json(200, session)
+			}
+			return undefined
+		})
+		renderApp()
+		expect(await screen.findByRole('heading', { name: 'Welcome, Ana' })).toBeInTheDocument()
+		const verifies = calls.filter((call) => call.path.endsWith('/auth/verify'))
+		// Once, even under StrictMode's double effects: a second try would find the link used.
+		expect(verifies).toHaveLength(1)
+		expect(verifies[0]?.body).toEqual({ token: 'mailed-magic-link-token-0123456789' })
+		expect(searchAtVerify).toEqual([''])
+		expect(window.location.pathname).toBe('/p/acme/')
+		expect(window.location.href).not.toContain('mailed-magic-link-token')
+		expect(JSON.parse(window.localStorage.getItem(sessionKey('acme')) ?? 'null')).toEqual(session)
+		expect(calls.find((call) => call.path === '/api/portal/acme/me')?.authorization).toBe(`Bearer ${session.token}`)
+	})
+
+	it('says so when a link is used or expired, and offers a new one', async () => {
+		at('/p/acme/sign-in?token=used-magic-link-token-0123456789')
+		api((call) =>
+			call.path.endsWith('/auth/verify') ? problem(400, 'INVALID_TOKEN', 'This link is not valid.') : undefined,
+		)
+		renderApp()
+		expect(await screen.findByText(/This sign-in link has expired or was already used/)).toBeInTheDocument()
+		expect(screen.getByLabelText('E-mail')).toBeInTheDocument()
+		expect(window.location.search).toBe('')
+		expect(window.localStorage.getItem(sessionKey('acme'))).toBeNull()
+	})
+
+	it('signs in with a password when the portal allows it', async () => {
+		at('/p/acme/sign-in')
+		let attempts = 0
+		api((call) => {
+			if (call.path.endsWith('/auth/password')) {
+				attempts += 1
+				return attempts === 1 ? problem(401, 'INVALID_CREDENTIALS', 'Wrong.') : json(200, session)
+			}
+			return undefined
+		})
+		renderApp()
+		await userEvent.click(await screen.findByRole('button', { name: 'Sign in with a password instead' }))
+		await userEvent.type(screen.getByLabelText('E-mail'), 'ana@client.example')
+		await userEvent.type(screen.getByLabelText('Password'), 'wrong password')
+		await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+		expect(await screen.findByRole('alert')).toHaveTextContent('do not match')
+		await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+		expect(await screen.findByRole('heading', { name: 'Welcome, Ana' })).toBeInTheDocument()
+	})
+
+	it('returns to sign-in on a 401 anywhere (session ended, member removed)', async () => {
+		signedIn()
+		at('/p/acme/projects')
+		api((call) => (call.path.endsWith('/rows') ? problem(401, 'UNAUTHENTICATED', 'Session ended.') : undefined))
+		renderApp()
+		expect(await screen.findByText('Your session has ended. Sign in again to continue.')).toBeInTheDocument()
+		expect(window.location.pathname).toBe('/p/acme/sign-in')
+		expect(window.localStorage.getItem(sessionKey('acme'))).toBeNull()
+	})
+
+	it('shows the shell, a page with its rows, search, Load more and the empty state', async () => {
+		signedIn()
+		at('/p/acme')
+		const calls = api((call) => {
+			if (call.path !== '/api/portal/acme/pages/projects/rows') {
+				return undefined
+			}
+			const search = call.url.searchParams.get('search')
+			if (search === 'nothing') {
+				return json(200, rows({ rows: [] }))
+			}
+			return call.url.searchParams.get('cursor') === 'next-1'
+				? json(200, rows({ rows: [row('r3', 'Third project', 'Planned')] }))
+				: json(200, rows({ nextCursor: 'next-1' }))
+		})
+		renderApp()
+		expect(await screen.findByText('Your projects with us.')).toBeInTheDocument()
+		expect(screen.getByText('Updated 5 minutes ago')).toBeInTheDocument()
+		const nav = screen.getByRole('navigation', { name: 'Pages' })
+		await userEvent.click(within(nav).getByRole('link', { name: 'Projects' }))
+		expect(window.location.pathname).toBe('/p/acme/projects')
+		expect(await screen.findByRole('link', { name: 'Website redesign' })).toHaveAttribute('href', '/p/acme/projects/r1')
+		expect(within(nav).getByRole('link', { name: 'Projects' })).toHaveAttribute('aria-current', 'page')
+		expect(document.title).toBe('Projects · Acme Studio')
+		await userEvent.click(screen.getByRole('button', { name: 'Load more' }))
+		expect(await screen.findByRole('link', { name: 'Third project' })).toBeInTheDocument()
+		expect(screen.getByRole('link', { name: 'Website redesign' })).toBeInTheDocument()
+		expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull()
+		await userEvent.selectOptions(screen.getByLabelText('Status'), 'Active')
+		await waitFor(() =>
+			expect(calls.at(-1)?.url.searchParams.get('filter')).toBe(
+				JSON.stringify([{ property: 'status', operator: 'equals', value: 'Active' }]),
+			),
+		)
+		await userEvent.type(screen.getByLabelText('Search'), 'nothing')
+		expect(await screen.findByText('No projects match your search and filters.')).toBeInTheDocument()
+	})
+
+	it('says plainly when nothing is shared yet', async () => {
+		signedIn()
+		at('/p/acme/projects')
+		api((call) => (call.path.endsWith('/rows') ? json(200, rows({ rows: [] })) : undefined))
+		renderApp()
+		expect(await screen.findByText('No projects shared with you yet.')).toBeInTheDocument()
+	})
+
+	it('opens a row page with its properties and content, and a row outside the rule as not here', async () => {
+		signedIn()
+		at('/p/acme/projects/r1')
+		const detail: PortalRowDetail = {
+			page: rows().page,
+			row: row('r1', 'Website redesign', 'Active'),
+			blocks: [{ type: 'paragraph', text: [{ text: 'Scope of work' }] }],
+			lastSyncedAt: null,
+		}
+		api((call) => {
+			if (call.path.endsWith('/rows/r1')) {
+				return json(200, detail)
+			}
+			return call.path.endsWith('/rows/other') ? problem(404, 'NOT_FOUND', 'Not found.') : undefined
+		})
+		const { unmount } = renderApp()
+		expect(await screen.findByRole('heading', { level: 1, name: 'Website redesign' })).toBeInTheDocument()
+		expect(screen.getByText('Scope of work')).toBeInTheDocument()
+		expect(screen.getByRole('link', { name: 'Globex' })).toHaveAttribute('href', '/p/acme/clients/c1')
+		expect(screen.getByRole('link', { name: '← Projects' })).toHaveAttribute('href', '/p/acme/projects')
+		unmount()
+		at('/p/acme/projects/other')
+		renderApp()
+		expect(await screen.findByRole('heading', { name: 'This item is not here' })).toBeInTheDocument()
+	})
+
+	it('works at the root of a custom domain', async () => {
+		signedIn()
+		at('/projects')
+		api()
+		renderApp('')
+		expect(await screen.findByRole('link', { name: 'Website redesign' })).toHaveAttribute('href', '/projects/r1')
+	})
+
+	it('signs out from the member menu', async () => {
+		signedIn()
+		at('/p/acme')
+		const calls = api()
+		renderApp()
+		await userEvent.click(await screen.findByRole('button', { name: /Account/ }))
+		await userEvent.click(screen.getByRole('button', { name: 'Sign out' }))
+		expect(await screen.findByRole('heading', { name: 'Sign in to Acme Studio' })).toBeInTheDocument()
+		expect(calls.some((call) => call.path.endsWith('/auth/sign_out'))).toBe(true)
+		expect(window.localStorage.getItem(sessionKey('acme'))).toBeNull()
+	})
+})
