@@ -236,6 +236,13 @@ export const bulkInviteResultSchema = z.object({
 })
 export type BulkInviteResult = z.infer<typeof bulkInviteResultSchema>
 
+/** PATCH …/invitations/{id}: a member's name, or their company (matched as in `bulk_invite`; null removes it). */
+export const updatePortalMemberSchema = z.object({
+	name: z.string().trim().max(120).nullable().optional(),
+	company: z.string().trim().max(200).nullable().optional(),
+})
+export type UpdatePortalMember = z.input<typeof updatePortalMemberSchema>
+
 // ---- the visitor's API (/api/portal/{slug}/…) ---------------------------------------------
 
 /** What anyone may read of a portal: enough to draw the sign-in page. */
