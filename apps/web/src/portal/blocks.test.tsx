@@ -35,6 +35,17 @@ describe('the read-only blocks of a row page', () => {
 			{ type: 'image', url: '/api/portal/acme/files/img1', caption: 'Moodboard' },
 			{ type: 'toggle', text: text('More'), children: [{ type: 'paragraph', text: text('Hidden detail') }] },
 			{ type: 'bookmark', url: 'https://example.org/ref', caption: 'Reference' },
+			{ type: 'callout', icon: '💡', text: text('Tip') },
+			{
+				type: 'table',
+				hasColumnHeader: true,
+				children: [
+					{ type: 'table_row', cells: [text('Phase'), text('Weeks')] },
+					{ type: 'table_row', cells: [text('Design'), text('3')] },
+				],
+			},
+			{ type: 'paragraph', text: [{ text: 'old', strikethrough: true }] },
+			{ type: 'truncated' },
 		]
 		const { container } = render(<Blocks blocks={blocks} />)
 		expect(screen.getByRole('heading', { name: 'Kick-off' })).toBeInTheDocument()
@@ -59,6 +70,11 @@ describe('the read-only blocks of a row page', () => {
 		expect(screen.getByRole('img', { name: 'Moodboard' })).toHaveAttribute('src', '/api/portal/acme/files/img1')
 		expect(container.querySelector('details summary')).toHaveTextContent('More')
 		expect(screen.getByRole('link', { name: /Reference/ })).toHaveAttribute('href', 'https://example.org/ref')
+		expect(screen.getByText('💡')).toBeInTheDocument()
+		expect(screen.getByRole('columnheader', { name: 'Phase' })).toBeInTheDocument()
+		expect(screen.getByRole('cell', { name: 'Design' })).toBeInTheDocument()
+		expect(screen.getByText('old').closest('s')).not.toBeNull()
+		expect(screen.getByText(/more content than the portal shows/)).toBeInTheDocument()
 	})
 
 	it('drops links and images that are not http(s) or mailto, keeping the text', () => {
@@ -90,7 +106,10 @@ describe('the read-only blocks of a row page', () => {
 		render(
 			<Blocks
 				blocks={[
-					{ type: 'synced_block', text: text('Secret sync'), children: [{ type: 'paragraph', text: text('Inner') }] },
+					{ type: 'unsupported', text: text('Secret sync'), children: [{ type: 'paragraph', text: text('Inner') }] },
+					{ type: 'some_future_type', text: text('Future') },
+					// A file Notion hosts has no link of its own: its name, never a broken link.
+					{ type: 'file', url: null, fileRef: { blockId: 'b1' }, name: 'contract.pdf' },
 					{ type: 'paragraph', text: text('Shown') },
 				]}
 			/>,
@@ -98,5 +117,7 @@ describe('the read-only blocks of a row page', () => {
 		expect(screen.getByText('Shown')).toBeInTheDocument()
 		expect(screen.queryByText('Secret sync')).toBeNull()
 		expect(screen.queryByText('Inner')).toBeNull()
+		expect(screen.queryByText('Future')).toBeNull()
+		expect(screen.getByText('contract.pdf').closest('a')).toBeNull()
 	})
 })

@@ -1,4 +1,4 @@
-import type { PortalBlock } from '@blocksmith/contracts/portals.ts'
+import type { PortalBlock, PortalRun } from '@blocksmith/contracts/portals.ts'
 import type { ReactNode } from 'react'
 import { safeHref, safeSrc } from './safe-url.ts'
 import { linkClasses } from './ui.tsx'
@@ -7,16 +7,20 @@ import { linkClasses } from './ui.tsx'
 // are skipped (with their children), never shown as raw data. Rich text links open in a new tab
 // and only when http(s) or mailto.
 
-type Run = NonNullable<PortalBlock['text']>[number]
-
 export function RichText({ runs }: { runs: PortalBlock['text'] }) {
 	if (!runs) {
 		return null
 	}
 	return (
 		<>
-			{runs.map((run: Run, index) => {
+			{runs.map((run: PortalRun, index) => {
 				let node: ReactNode = run.text
+				if (run.strikethrough) {
+					node = <s>{node}</s>
+				}
+				if (run.underline) {
+					node = <u>{node}</u>
+				}
 				if (run.code) {
 					node = <code className="rounded bg-muted px-1 py-0.5 font-mono text-[0.9em]">{node}</code>
 				}
@@ -80,6 +84,12 @@ function Block({ block }: { block: PortalBlock }): ReactNode {
 					<RichText runs={block.text} />
 				</h4>
 			)
+		case 'heading_4':
+			return (
+				<h5 className="mt-3 font-semibold">
+					<RichText runs={block.text} />
+				</h5>
+			)
 		case 'paragraph':
 			return (
 				<>
@@ -115,15 +125,24 @@ function Block({ block }: { block: PortalBlock }): ReactNode {
 			)
 		case 'callout':
 			return (
-				<aside className="rounded-md bg-muted p-4">
-					<RichText runs={block.text} />
-					<Children blocks={block.children} />
+				<aside className="flex gap-3 rounded-md bg-muted p-4">
+					{block.icon ? <span aria-hidden="true">{block.icon}</span> : null}
+					<div className="min-w-0">
+						<RichText runs={block.text} />
+						<Children blocks={block.children} />
+					</div>
 				</aside>
 			)
 		case 'code':
 			return (
 				<pre className="overflow-x-auto rounded-md bg-muted p-4 font-mono text-sm">
 					<code data-language={block.language}>{plain(block)}</code>
+				</pre>
+			)
+		case 'equation':
+			return (
+				<pre className="overflow-x-auto font-mono text-sm">
+					<code>{plain(block)}</code>
 				</pre>
 			)
 		case 'divider':
@@ -139,6 +158,32 @@ function Block({ block }: { block: PortalBlock }): ReactNode {
 				</figure>
 			) : null
 		}
+		case 'file':
+		case 'pdf':
+		case 'video':
+		case 'audio': {
+			// A file Notion hosts (`fileRef`) has no link the member can open yet: its name alone.
+			const href = safeHref(block.url)
+			const name = block.name || block.caption || href || 'File'
+			return href ? (
+				<a href={href} target="_blank" rel="noopener noreferrer" className={`${linkClasses} underline`}>
+					{name}
+				</a>
+			) : (
+				<p className="text-muted-foreground">{name}</p>
+			)
+		}
+		case 'child_page':
+		case 'child_database':
+			return (
+				<p className="font-medium">
+					<RichText runs={block.text} />
+				</p>
+			)
+		case 'table':
+			return <Table block={block} />
+		case 'truncated':
+			return <p className="text-sm text-muted-foreground">This page has more content than the portal shows.</p>
 		case 'toggle':
 			return (
 				<details>
@@ -167,6 +212,36 @@ function Block({ block }: { block: PortalBlock }): ReactNode {
 		default:
 			return null
 	}
+}
+
+function Table({ block }: { block: PortalBlock }) {
+	const rows = (block.children ?? []).filter((child) => child.type === 'table_row')
+	return (
+		<div className="overflow-x-auto">
+			<table className="border-collapse text-sm">
+				<tbody>
+					{rows.map((tableRow, rowIndex) => (
+						// biome-ignore lint/suspicious/noArrayIndexKey: read-only rows, never reordered.
+						<tr key={rowIndex}>
+							{(tableRow.cells ?? []).map((cell, cellIndex) => {
+								const isHeader = (block.hasColumnHeader && rowIndex === 0) || (block.hasRowHeader && cellIndex === 0)
+								const Tag = isHeader ? 'th' : 'td'
+								return (
+									<Tag
+										// biome-ignore lint/suspicious/noArrayIndexKey: as above.
+										key={cellIndex}
+										className={`border border-border px-2 py-1 text-left align-top ${isHeader ? 'font-medium' : ''}`}
+									>
+										<RichText runs={cell} />
+									</Tag>
+								)
+							})}
+						</tr>
+					))}
+				</tbody>
+			</table>
+		</div>
+	)
 }
 
 const listTypes: Record<string, 'ul' | 'ol'> = { bulleted_list_item: 'ul', numbered_list_item: 'ol' }
