@@ -8,3 +8,8 @@ export function errorAt(form: PortalForm, path: string): string | undefined {
 	const error = get(form.formState.errors, path) as { message?: string } | undefined
 	return error?.message
 }
+
+/** Whether anything at or below a path has an error (a page with a problem in any of its fields). */
+export function hasErrorAt(form: PortalForm, path: string): boolean {
+	return get(form.formState.errors, path) !== undefined
+}

@@ -12,7 +12,7 @@ import { Skeleton } from '#src/components/ui/skeleton.tsx'
 import { pageFor } from '../lib/first-portal.ts'
 import { describeRule, preferredRule } from '../lib/rules.ts'
 import { Section } from './branding-section.tsx'
-import { errorAt, type PortalForm } from './form-parts.ts'
+import { hasErrorAt, type PortalForm } from './form-parts.ts'
 import { PageEditor } from './page-editor.tsx'
 
 /** A rule not chosen yet: the schema refuses its empty property, so saving asks for one. */
@@ -76,7 +76,7 @@ export function PagesSection({
 				<ol aria-label="Pages" className="grid gap-3">
 					{pages.map((page, index) => {
 						const database = byId.get(page.databaseId)
-						const isOpen = openId === page.id || Boolean(errorAt(form, `pages.${index}`))
+						const isOpen = openId === page.id || hasErrorAt(form, `pages.${index}`)
 						const isRuleSet = !('property' in page.rule) || page.rule.property !== ''
 						return (
 							<li key={page.id} className="rounded-lg border">
