@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm'
 import { signedDownloadUrl } from '#src/core/uploads/uploads.service.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
+import { contentFileUrl } from '#src/workspaces/workspaces.content.ts'
 import { openRowFile } from '#src/workspaces/workspaces.files.ts'
 import type { PortalMemberContext, PortalRecord, PortalsDeps } from './portals.deps.ts'
 import { type PortalReader, readGrantedRow } from './portals.reader.ts'
@@ -25,32 +26,54 @@ function linkKey(deps: Pick<PortalsDeps, 'authSecret'>) {
 	return deriveKey(deps.authSecret, 'portal-file-link')
 }
 
-function linkMessage(portalId: string, memberId: string, target: FileLinkTarget, expires: number): string {
-	return [portalId, memberId, target.pageId, target.rowId, target.propertyId, target.index, expires].join('\u0000')
+/** What a link's signature covers: the portal, the member, the path after `/api/portal/{slug}/` as sent, the expiry. */
+function linkMessage(portalId: string, memberId: string, path: string, expires: number): string {
+	return [portalId, memberId, path, expires].join('\u0000')
 }
 
-/** `/api/portal/{slug}/files/{pageId}/{rowId}/{propertyId}/{index}?m=…&exp=…&sig=…` */
+/** `/api/portal/{slug}/{path}?m=…&exp=…&sig=…`: opens with the member's rights without their token. */
+export function signedPortalLink(
+	deps: Pick<PortalsDeps, 'authSecret' | 'now'>,
+	portal: Pick<PortalRecord, 'id' | 'slug'>,
+	memberId: string,
+	path: string,
+): string {
+	const hour = 3_600_000
+	const expires = Math.ceil((deps.now().getTime() + linkHours * hour) / hour) * (hour / 1000)
+	const signature = sign(linkKey(deps), linkMessage(portal.id, memberId, path, expires))
+	return `/api/portal/${portal.slug}/${path}?m=${encodeURIComponent(memberId)}&exp=${expires}&sig=${signature}`
+}
+
+/** `/api/portal/{slug}/files/{pageId}/{rowId}/{propertyId}/{index}`, signed. */
 export function fileLink(
 	deps: Pick<PortalsDeps, 'authSecret' | 'now'>,
 	portal: Pick<PortalRecord, 'id' | 'slug'>,
 	memberId: string,
 	target: FileLinkTarget,
 ): string {
-	const hour = 3_600_000
-	const expires = Math.ceil((deps.now().getTime() + linkHours * hour) / hour) * (hour / 1000)
-	const signature = sign(linkKey(deps), linkMessage(portal.id, memberId, target, expires))
 	const path = [target.pageId, target.rowId, target.propertyId, String(target.index)].map(encodeURIComponent).join('/')
-	return `/api/portal/${portal.slug}/files/${path}?m=${encodeURIComponent(memberId)}&exp=${expires}&sig=${signature}`
+	return signedPortalLink(deps, portal, memberId, `files/${path}`)
+}
+
+/** `/api/portal/{slug}/pages/{pageId}/rows/{rowId}/content/{blockId}`, signed: a file Notion hosts in a row's page. */
+export function contentFileLink(
+	deps: Pick<PortalsDeps, 'authSecret' | 'now'>,
+	portal: Pick<PortalRecord, 'id' | 'slug'>,
+	memberId: string,
+	target: { pageId: string; rowId: string; blockId: string },
+): string {
+	const path = [target.pageId, target.rowId, target.blockId].map(encodeURIComponent)
+	return signedPortalLink(deps, portal, memberId, `pages/${path[0]}/rows/${path[1]}/content/${path[2]}`)
 }
 
 /**
- * The member a signed file link stands for, when its signature is right, it has not expired, and
- * the member is still one of the portal's. Anything else is a 401, like a missing token.
+ * The member a signed link stands for, when its signature is right for this path, it has not
+ * expired, and the member is still one of the portal's. Anything else is a 401, like a missing token.
  */
-export async function memberOfFileLink(
+export async function memberOfSignedLink(
 	deps: Pick<PortalsDeps, 'authSecret' | 'now' | 'db'>,
 	portal: PortalRecord,
-	target: FileLinkTarget,
+	path: string,
 	query: { m?: string | undefined; exp?: string | undefined; sig?: string | undefined },
 ): Promise<PortalMemberContext> {
 	const expires = Number(query.exp)
@@ -59,7 +82,7 @@ export async function memberOfFileLink(
 		query.sig &&
 		Number.isSafeInteger(expires) &&
 		expires * 1000 > deps.now().getTime() &&
-		isValidSignature(linkKey(deps), linkMessage(portal.id, query.m, target, expires), query.sig)
+		isValidSignature(linkKey(deps), linkMessage(portal.id, query.m, path, expires), query.sig)
 	if (!isValid) {
 		throw new AppError('UNAUTHENTICATED', { detail: 'This file link has expired. Open the page again.' })
 	}
@@ -117,4 +140,17 @@ export async function openPortalFile(reader: PortalReader, target: FileLinkTarge
 		},
 	)
 	return opened.url
+}
+
+/** A file Notion hosts in a granted row's page content: its fresh URL (the mirror's, or read again). */
+export async function openContentFile(
+	reader: PortalReader,
+	target: { pageId: string; rowId: string; blockId: string },
+): Promise<string> {
+	const { page, row } = await readGrantedRow(reader, target.pageId, target.rowId)
+	if (page.tool !== 'notion' || !page.page.showContent) {
+		throw new AppError('NOT_FOUND', { detail: 'This page shows no content.' })
+	}
+	const file = await contentFileUrl(reader.deps.workspaces, reader.portal.organizationId, row.id, target.blockId)
+	return file.url
 }

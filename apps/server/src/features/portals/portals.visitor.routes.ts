@@ -8,7 +8,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import { commonProblems, createRouter, jsonResponse } from '#src/lib/openapi.ts'
 import type { PortalsDeps } from './portals.deps.ts'
-import { memberOfFileLink, openPortalFile } from './portals.files.ts'
+import { memberOfSignedLink, openContentFile, openPortalFile } from './portals.files.ts'
 import { portalReader } from './portals.reader.ts'
 import { listPortalRows } from './portals.rows.ts'
 import { type PortalMemberEnv, requirePortal, requirePortalMember } from './portals.session.ts'
@@ -24,6 +24,12 @@ const { 400: bad, 401: unauthenticated, 404: notFound } = commonProblems
 const slug = z.string().min(1).max(80)
 const pageId = z.string().min(1).max(40)
 const rowId = z.string().min(1).max(200)
+/** A signed link's member, expiry and signature (portals.files.ts). */
+const signedQuery = z.object({
+	m: z.string().max(100).optional(),
+	exp: z.string().max(20).optional(),
+	sig: z.string().max(100).optional(),
+})
 
 function memberRoute<R extends Parameters<typeof createRoute>[0]>(spec: R) {
 	return createRoute({ ...spec, tags: [tag], security: [{ bearer: [] }] })
@@ -78,11 +84,23 @@ const routes = {
 				propertyId: z.string().min(1).max(200),
 				index: z.coerce.number().int().min(0).max(1000),
 			}),
-			query: z.object({
-				m: z.string().max(100).optional(),
-				exp: z.string().max(20).optional(),
-				sig: z.string().max(100).optional(),
-			}),
+			query: signedQuery,
+		},
+		responses: {
+			302: { description: 'To the file' },
+			400: bad,
+			401: unauthenticated,
+			404: notFound,
+		},
+	}),
+	contentFile: memberRoute({
+		method: 'get',
+		path: '/api/portal/{slug}/pages/{pageId}/rows/{rowId}/content/{blockId}',
+		summary:
+			'Opens a file Notion hosts in a granted row’s page content: redirects to a fresh URL. The bearer token, or the link’s signature as the row gives it',
+		request: {
+			params: z.object({ slug, pageId, rowId, blockId: z.string().min(1).max(100) }),
+			query: signedQuery,
 		},
 		responses: {
 			302: { description: 'To the file' },
@@ -98,34 +116,22 @@ export function createPortalVisitorRoutes(options: { portals: PortalsDeps }) {
 	const router = createRouter<PortalMemberEnv>()
 	const portal = requirePortal(deps) as unknown as MiddlewareHandler<PortalMemberEnv>
 	const member = requirePortalMember(deps)
-	// Only these paths: the sign-in routes under /api/portal/{slug}/… are other routers' and open.
-	router.use('/api/portal/:slug/me', portal, member)
-	router.use('/api/portal/:slug/pages/*', portal, member)
-	router.use('/api/portal/:slug/files/*', portal, async (c, next) => {
+	// A signed link (file or page-content file) stands for the token: what an <img> can send.
+	const signedPaths = [/^files\/[^/]+\/[^/]+\/[^/]+\/[^/]+$/, /^pages\/[^/]+\/rows\/[^/]+\/content\/[^/]+$/]
+	const memberOrSignedLink: MiddlewareHandler<PortalMemberEnv> = async (c, next) => {
 		const { m, exp, sig } = c.req.query()
-		if (!sig) {
+		// The path as sent (still encoded), after /api/portal/{slug}/: what the link's signature covers.
+		const path = new URL(c.req.url).pathname.split('/').slice(4).join('/')
+		if (!sig || !signedPaths.some((pattern) => pattern.test(path))) {
 			return member(c, next)
 		}
-		// The route's params are not parsed yet in a middleware: read them from the path as sent.
-		const tail = new URL(c.req.url).pathname.split('/files/')[1]?.split('/') ?? []
-		const [page = '', row = '', propertyId = '', index = ''] = tail.map((part) => {
-			try {
-				return decodeURIComponent(part)
-			} catch {
-				return ''
-			}
-		})
-		c.set(
-			'portalMember',
-			await memberOfFileLink(
-				deps,
-				c.var.portal,
-				{ pageId: page, rowId: row, propertyId, index: /^\d{1,4}$/.test(index) ? Number(index) : -1 },
-				{ m, exp, sig },
-			),
-		)
+		c.set('portalMember', await memberOfSignedLink(deps, c.var.portal, path, { m, exp, sig }))
 		await next()
-	})
+	}
+	// Only these paths: the sign-in routes under /api/portal/{slug}/… are other routers' and open.
+	router.use('/api/portal/:slug/me', portal, member)
+	router.use('/api/portal/:slug/pages/*', portal, memberOrSignedLink)
+	router.use('/api/portal/:slug/files/*', portal, memberOrSignedLink)
 
 	const reader = (c: { var: PortalMemberEnv['Variables'] }) => portalReader(deps, c.var.portal, c.var.portalMember)
 
@@ -141,6 +147,13 @@ export function createPortalVisitorRoutes(options: { portals: PortalsDeps }) {
 	router.openapi(routes.file, async (c) => {
 		const { pageId: page, rowId: row, propertyId, index } = c.req.valid('param')
 		const url = await openPortalFile(await reader(c), { pageId: page, rowId: row, propertyId, index })
+		c.header('cache-control', 'private, no-store')
+		c.header('referrer-policy', 'no-referrer')
+		return c.redirect(url, 302) as never
+	})
+	router.openapi(routes.contentFile, async (c) => {
+		const { pageId: page, rowId: row, blockId } = c.req.valid('param')
+		const url = await openContentFile(await reader(c), { pageId: page, rowId: row, blockId })
 		c.header('cache-control', 'private, no-store')
 		c.header('referrer-policy', 'no-referrer')
 		return c.redirect(url, 302) as never

@@ -1,7 +1,16 @@
-import type { PortalBlock, PortalMe, PortalRowDetail } from '@blocksmith/contracts/portals.ts'
+import {
+	type PortalBlock,
+	type PortalMe,
+	type PortalRowDetail,
+	portalBlockSchema,
+} from '@blocksmith/contracts/portals.ts'
 import { and, eq } from 'drizzle-orm'
-import { workspaceRowContent, workspaceRows } from '#src/workspaces/workspaces.schema.ts'
+import { z } from 'zod'
+import { readRowContent } from '#src/workspaces/workspaces.content.ts'
+import { workspaceRows } from '#src/workspaces/workspaces.schema.ts'
 import { toPortalRows } from './portals.cells.ts'
+import { contentFileLink } from './portals.files.ts'
+import { portalLastSyncedAt } from './portals.freshness.ts'
 import { type PortalReader, readerLastSyncedAt, readGrantedRow } from './portals.reader.ts'
 import { pageSummary } from './portals.rows.ts'
 
@@ -43,64 +52,30 @@ export async function portalMe(reader: PortalReader): Promise<PortalMe> {
 		forms: [],
 		charts: [],
 		hasInvoices: false,
-		lastSyncedAt: readerLastSyncedAt(reader),
+		lastSyncedAt: (await portalLastSyncedAt(reader.deps, reader.portal))?.toISOString() ?? null,
 	}
-}
-
-const maxDepth = 8
-
-function safeHref(href: unknown): string | null {
-	return typeof href === 'string' && /^(https?:|mailto:)/i.test(href) ? href : null
 }
 
 /**
- * Mirrored blocks reduced to the contract's shape, keeping only what is known to be safe to send:
- * links to the web (not Notion's own page links), and as a file or image URL only one of this
- * portal's own links (never Notion's signed URL).
+ * Mirrored blocks as a member receives them: a file Notion hosts gets a portal link (signed, for
+ * an <img>; it checks the row's grant and redirects to a fresh URL), never Notion's signed URL,
+ * which the mirror keeps apart (`readRowContent` leaves it out); any other URL must be http(s).
  */
-export function safeBlocks(blocks: unknown, portalPrefix: string, depth = 0): PortalBlock[] {
-	if (!Array.isArray(blocks) || depth > maxDepth) {
+export function portalBlocks(blocks: PortalBlock[], link: (blockId: string) => string, depth = 0): PortalBlock[] {
+	if (depth > 8) {
 		return []
 	}
-	return blocks.flatMap((raw): PortalBlock[] => {
-		if (!raw || typeof raw !== 'object' || typeof (raw as { type?: unknown }).type !== 'string') {
-			return []
+	return blocks.map((block) => {
+		const out: PortalBlock = { ...block }
+		if (block.fileRef) {
+			out.url = link(block.fileRef.blockId)
+		} else if ('url' in block) {
+			out.url = typeof block.url === 'string' && /^https?:\/\//i.test(block.url) ? block.url : null
 		}
-		const block = raw as Record<string, unknown>
-		const out: PortalBlock = { type: String(block.type).slice(0, 60) }
-		if (Array.isArray(block.text)) {
-			out.text = block.text.flatMap((run) => {
-				if (!run || typeof run !== 'object' || typeof (run as { text?: unknown }).text !== 'string') {
-					return []
-				}
-				const r = run as Record<string, unknown>
-				return [
-					{
-						text: r.text as string,
-						href: safeHref(r.href),
-						...(r.bold === true ? { bold: true } : {}),
-						...(r.italic === true ? { italic: true } : {}),
-						...(r.code === true ? { code: true } : {}),
-					},
-				]
-			})
+		if (block.children) {
+			out.children = portalBlocks(block.children, link, depth + 1)
 		}
-		if (typeof block.checked === 'boolean') {
-			out.checked = block.checked
-		}
-		if (typeof block.language === 'string') {
-			out.language = block.language
-		}
-		if (typeof block.url === 'string' || block.url === null) {
-			out.url = typeof block.url === 'string' && block.url.startsWith(portalPrefix) ? block.url : null
-		}
-		if (typeof block.caption === 'string') {
-			out.caption = block.caption
-		}
-		if (Array.isArray(block.children)) {
-			out.children = safeBlocks(block.children, portalPrefix, depth + 1)
-		}
-		return [out]
+		return out
 	})
 }
 
@@ -109,16 +84,18 @@ export async function portalRowDetail(reader: PortalReader, pageId: string, rowI
 	const [portalRow] = await toPortalRows(reader, page, [row])
 	let blocks: PortalBlock[] | null = null
 	if (page.tool === 'notion' && page.page.showContent) {
-		const [content] = await reader.deps.db
-			.select({ blocks: workspaceRowContent.blocks })
-			.from(workspaceRowContent)
-			.where(
-				and(
-					eq(workspaceRowContent.rowId, row.id),
-					eq(workspaceRowContent.organizationId, reader.portal.organizationId),
-				),
-			)
-		blocks = content ? safeBlocks(content.blocks, `/api/portal/${reader.portal.slug}/`) : null
+		const content = await readRowContent(reader.deps.db, reader.portal.organizationId, row.id)
+		if (content) {
+			const link = (blockId: string) =>
+				contentFileLink(reader.deps, reader.portal, reader.member.memberId, {
+					pageId: page.page.id,
+					rowId: row.externalId,
+					blockId,
+				})
+			// The contract's shape only: whatever else the mirror keeps stays here.
+			const parsed = z.array(portalBlockSchema).safeParse(portalBlocks(content.blocks, link))
+			blocks = parsed.success ? parsed.data : null
+		}
 	}
 	return {
 		page: pageSummary(page),
