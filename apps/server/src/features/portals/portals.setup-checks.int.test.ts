@@ -30,13 +30,10 @@ afterAll(async () => {
 	await t?.close()
 })
 
-type Setup = ReturnType<typeof sampleSetup>
-type Page = Setup['pages'][number] & Record<string, unknown>
-
 const p = (name: string, property: string) => propertyId(db[name] as SampleDatabase, property)
 
 /** The sample setup with its first page changed. */
-function withPage(change: Partial<Page>, setup: Record<string, unknown> = {}) {
+function withPage(change: Record<string, unknown>, setup: Record<string, unknown> = {}) {
 	const base = sampleSetup(db, setup)
 	return { ...base, pages: [{ ...base.pages[0], ...change }, base.pages[1]] }
 }
