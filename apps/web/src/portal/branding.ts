@@ -20,6 +20,11 @@ export function luminance(hex: string): number {
 	return 0.2126 * r + 0.7152 * g + 0.0722 * b
 }
 
+export function contrast(a: string, b: string): number {
+	const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number]
+	return (light + 0.05) / (dark + 0.05)
+}
+
 /** Text on the accent: white or near black, whichever reads better. */
 export function foregroundOn(hex: string): string {
 	const l = luminance(hex)
@@ -58,6 +63,12 @@ export function applyBranding(info: PortalPublicInfo, doc: Document = document):
 		root.style.setProperty('--primary-hover', info.accentColor)
 		root.style.setProperty('--primary-foreground', foregroundOn(info.accentColor))
 		root.style.setProperty('--ring', info.accentColor)
+	}
+	// Links in the accent where it reads as text on the theme's surface (4.5:1); else the theme's own.
+	if (isHex(info.accentColor) && contrast(info.accentColor, theme === 'dark' ? '#111114' : '#ffffff') >= 4.5) {
+		root.style.setProperty('--link', info.accentColor)
+	} else {
+		root.style.removeProperty('--link')
 	}
 	// A background only where it suits the theme showing: a light one under dark text, a dark one
 	// under light text; otherwise the theme's own keeps the text readable.
