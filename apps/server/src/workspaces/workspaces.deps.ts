@@ -44,6 +44,8 @@ type WorkspaceQueues = {
 	discover: JobQueue<{ workspaceId: string }>
 	sync: JobQueue<{ databaseId: string; mode: SyncMode }>
 	tick: JobQueue<Record<string, never>>
+	/** A flagged database's page content, after its sync (workspaces.content.ts). */
+	content: JobQueue<{ databaseId: string }>
 	/** One write (a retry, a single write), or a batch of writes stored by public requests. */
 	deliver: JobQueue<{ writeId: string } | { writeIds: string[] }>
 	sweep: JobQueue<Record<string, never>>

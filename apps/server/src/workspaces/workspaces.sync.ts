@@ -4,6 +4,7 @@ import { and, count, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm'
 import { AppError } from '#src/lib/errors.ts'
 import type { JobQueue } from '#src/lib/jobs.ts'
 import { ConnectorError, type ExternalDatabase, type ExternalRow, type ReadGap } from './connector.ts'
+import { afterSync, createContentQueue } from './workspaces.content.ts'
 import type { SyncMode, WorkspaceDeps } from './workspaces.deps.ts'
 import { workspaceDatabases, workspaceRows, workspaces } from './workspaces.schema.ts'
 
@@ -36,7 +37,7 @@ export function createSyncQueues(deps: () => WorkspaceDeps) {
 		cron: '* * * * *',
 		handle: async () => queueDueSyncs(deps()),
 	}
-	return { discover, sync, tick }
+	return { discover, sync, tick, content: createContentQueue(deps) }
 }
 
 /** Reads the workspace's list of databases again (new shares, renames) in a job. */
@@ -348,6 +349,10 @@ async function syncDatabase(deps: WorkspaceDeps, databaseId: string, mode: SyncM
 				updatedAt: finishedAt,
 			})
 			.where(eq(workspaceDatabases.id, database.id))
+		// Page content comes after, in its own job: the rows are mirrored and the sync is idle already.
+		await afterSync(deps, database).catch((error: unknown) => {
+			deps.log.warn({ err: error, databaseId: database.id }, 'page content not queued')
+		})
 	} catch (error) {
 		deps.log.warn({ err: error, databaseId: database.id, mode }, 'workspace sync failed')
 		await noteWorkspaceError(deps, workspace, error)
