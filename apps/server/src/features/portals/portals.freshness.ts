@@ -15,7 +15,7 @@ import { getPortalRecord, type PortalsCtx } from './portals.setup.ts'
 type DatabaseSync = typeof workspaceDatabases.$inferSelect
 
 /** The databases a portal reads: its pages', and its companies and members databases. */
-export function portalDatabaseIds(portal: Pick<PortalRecord, 'pages' | 'access'>): string[] {
+function portalDatabaseIds(portal: Pick<PortalRecord, 'pages' | 'access'>): string[] {
 	const ids = new Set(portal.pages.map((page) => page.databaseId))
 	for (const id of [portal.access.companiesDatabaseId, portal.access.membersDatabaseId]) {
 		if (id) {

@@ -12,7 +12,7 @@ export function canChangePortals(role: Role): boolean {
  * Slugs that read like the product's own pages rather than a client's portal (a link to
  * `/p/admin` in an e-mail would look like ours). Lowercase, as slugs are.
  */
-export const reservedPortalSlugs: ReadonlySet<string> = new Set([
+const reservedPortalSlugs: ReadonlySet<string> = new Set([
 	'admin',
 	'api',
 	'app',

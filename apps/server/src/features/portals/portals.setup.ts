@@ -34,7 +34,7 @@ export type PortalsCtx = PortalsDeps & { orgId: string; userId: string; role: Ro
 // ---- reading ------------------------------------------------------------------------------
 
 /** Where members open the portal: its custom domain when set, else `/p/{slug}` here. */
-export function portalUrl(deps: Pick<PortalsDeps, 'publicUrl'>, portal: Pick<PortalRecord, 'slug' | 'customDomain'>) {
+function portalUrl(deps: Pick<PortalsDeps, 'publicUrl'>, portal: Pick<PortalRecord, 'slug' | 'customDomain'>) {
 	return portal.customDomain ? `https://${portal.customDomain}` : `${deps.publicUrl}/p/${portal.slug}`
 }
 
