@@ -5,7 +5,7 @@
 
 import type { PortalSession } from '@blocksmith/contracts/portals.ts'
 import { hashPassword, verifyPassword } from 'better-auth/crypto'
-import { and, eq, ne } from 'drizzle-orm'
+import { and, eq, lte, ne } from 'drizzle-orm'
 import { AppError } from '#src/lib/errors.ts'
 import { enforceRateLimit, type RateLimitRule } from '#src/lib/rate-limit.ts'
 import type { PortalMemberContext, PortalRecord, PortalsDeps } from './portals.deps.ts'
@@ -79,6 +79,10 @@ async function startSession(
 			memberRowId: memberRows.get(member.email) ?? member.memberRowId,
 		})
 		.where(eq(portalMembers.id, member.id))
+	// Their sessions past their end go now, so sessions never pile up.
+	await deps.db
+		.delete(portalSessions)
+		.where(and(eq(portalSessions.memberId, member.id), lte(portalSessions.expiresAt, deps.now())))
 	const session = await createPortalSession(deps, member)
 	return { token: session.token, expiresAt: session.expiresAt.toISOString() }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq, gt, isNull, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm'
 import type { Db } from '#src/db/client.ts'
 import type { PortalsDeps } from './portals.deps.ts'
 import { portalMagicLinks } from './portals.schema.ts'
@@ -31,13 +31,18 @@ export async function issueMagicLinks(
 	const now = deps.now()
 	const tokens = members.map(() => newPortalToken())
 	await deps.db.transaction(async (tx) => {
-		if (options.replaceOlder) {
-			for (const member of members) {
-				await tx
-					.delete(portalMagicLinks)
-					.where(and(eq(portalMagicLinks.memberId, member.id), isNull(portalMagicLinks.usedAt)))
-			}
-		}
+		// The members' links that cannot work any more go now, so links never pile up.
+		const ids = members.map((member) => member.id)
+		await tx
+			.delete(portalMagicLinks)
+			.where(
+				and(
+					inArray(portalMagicLinks.memberId, ids),
+					options.replaceOlder
+						? or(isNull(portalMagicLinks.usedAt), lte(portalMagicLinks.expiresAt, now))
+						: lte(portalMagicLinks.expiresAt, now),
+				),
+			)
 		await tx.insert(portalMagicLinks).values(
 			members.map((member, index) => ({
 				id: randomUUID(),
@@ -76,9 +81,4 @@ export async function consumeMagicLink(
 		)
 		.returning({ memberId: portalMagicLinks.memberId })
 	return spent?.memberId ?? null
-}
-
-/** Links past their end (used or not), for an occasional clean-up. */
-export async function deleteExpiredMagicLinks(deps: Pick<PortalsDeps, 'db' | 'now'>): Promise<void> {
-	await deps.db.delete(portalMagicLinks).where(sql`${portalMagicLinks.expiresAt} < ${deps.now()}`)
 }

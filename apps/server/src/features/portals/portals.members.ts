@@ -28,7 +28,7 @@ export type PortalMembersCtx = PortalsDeps & { orgId: string; userId: string; ro
 type BulkInviteInput = z.infer<typeof bulkInviteInputSchema>
 type MemberRecord = typeof portalMembers.$inferSelect
 
-export const memberRefusals = {
+const memberRefusals = {
 	change: 'Only an owner or admin can invite, change or remove portal members. Ask one of them to do it.',
 } as const
 
