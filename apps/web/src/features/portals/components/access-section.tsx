@@ -1,4 +1,5 @@
 import type { PortalDatabaseOption } from '@blocksmith/contracts/portals.ts'
+import type { ChangeEvent } from 'react'
 import { Controller, useWatch } from 'react-hook-form'
 import { Field } from '#src/components/ui/field.tsx'
 import { NativeSelect } from '#src/components/ui/native-select.tsx'
@@ -15,7 +16,17 @@ export function AccessSection({
 	databases: PortalDatabaseOption[] | undefined
 }) {
 	const err = (path: string) => errorAt(form, path)
-	const membersDatabaseId = useWatch({ control: form.control, name: 'access.membersDatabaseId' })
+	const [companiesDatabaseId, membersDatabaseId, membersEmailProperty] = useWatch({
+		control: form.control,
+		name: ['access.companiesDatabaseId', 'access.membersDatabaseId', 'access.membersEmailProperty'],
+	})
+	// Controlled: the choices arrive after the form, and a registered select would show "None" meanwhile.
+	const choose = (name: 'access.companiesDatabaseId' | 'access.membersDatabaseId' | 'access.membersEmailProperty') => ({
+		onChange: (event: ChangeEvent<HTMLSelectElement>) => {
+			form.clearErrors(name)
+			form.setValue(name, event.target.value, { shouldDirty: true })
+		},
+	})
 	const membersDatabase = databases?.find((database) => database.id === membersDatabaseId)
 	const emailProperties =
 		membersDatabase?.properties.filter((property) => property.type === 'email' || property.type === 'rich_text') ?? []
@@ -36,7 +47,7 @@ export function AccessSection({
 					description="Its rows are your clients: each member belongs to one, and a page can share the rows related to it with all of that client’s contacts."
 					error={err('access.companiesDatabaseId')}
 				>
-					<NativeSelect {...form.register('access.companiesDatabaseId')}>
+					<NativeSelect value={companiesDatabaseId} {...choose('access.companiesDatabaseId')}>
 						<option value="">None</option>
 						{options}
 					</NativeSelect>
@@ -46,7 +57,7 @@ export function AccessSection({
 					description="Optional: a row per contact, found by their e-mail, for pages that belong to one person."
 					error={err('access.membersDatabaseId')}
 				>
-					<NativeSelect {...form.register('access.membersDatabaseId')}>
+					<NativeSelect value={membersDatabaseId} {...choose('access.membersDatabaseId')}>
 						<option value="">None</option>
 						{options}
 					</NativeSelect>
@@ -59,7 +70,7 @@ export function AccessSection({
 					error={err('access.membersEmailProperty')}
 					className="sm:max-w-sm"
 				>
-					<NativeSelect {...form.register('access.membersEmailProperty')}>
+					<NativeSelect value={membersEmailProperty} {...choose('access.membersEmailProperty')}>
 						<option value="">Choose a property…</option>
 						{emailProperties.map((property) => (
 							<option key={property.id} value={property.id}>

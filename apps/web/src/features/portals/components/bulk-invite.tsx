@@ -9,7 +9,7 @@ import { Field } from '#src/components/ui/field.tsx'
 import { Switch } from '#src/components/ui/switch.tsx'
 import { Textarea } from '#src/components/ui/textarea.tsx'
 import { bulkInvite, portalKeys } from '../api/portals.ts'
-import { type InviteLine, invitees, maxInvitees, parseInvitees } from '../lib/bulk-invite.ts'
+import { invitees, maxInvitees, parseInvitees } from '../lib/bulk-invite.ts'
 import { Section } from './branding-section.tsx'
 
 /**
@@ -23,16 +23,18 @@ export function BulkInvite({ portal }: { portal: Portal }) {
 	const [text, setText] = useState('')
 	const [sendEmails, setSendEmails] = useState(true)
 	const [fileProblem, setFileProblem] = useState<string | null>(null)
-	const [result, setResult] = useState<{ answer: BulkInviteResult; sent: InviteLine[] } | null>(null)
+	const [result, setResult] = useState<BulkInviteResult | null>(null)
 	const lines = useMemo(() => parseInvitees(text), [text])
 	const ready = lines.filter((line) => line.error === null)
 	const withErrors = lines.length - ready.length
 	const isTooMany = ready.length > maxInvitees
+	/** Why the server refused an address last time: said on its line, which stays in the box to fix. */
+	const refusedReasons = new Map(result?.refused.map((one) => [one.email.toLowerCase(), one.reason]))
 
 	const invite = useMutation({
 		mutationFn: () => bulkInvite(portal.tool, { portalId: portal.id, members: invitees(lines), sendEmails }),
 		onSuccess: async (answer) => {
-			setResult({ answer, sent: ready })
+			setResult(answer)
 			// What was refused stays in the box to fix and send again (with the header, if any); the rest is done.
 			const refused = new Set(answer.refused.map((one) => ready[one.index]?.line))
 			setText(
@@ -73,10 +75,7 @@ export function BulkInvite({ portal }: { portal: Portal }) {
 					spellCheck={false}
 					placeholder={'ana@northwind.com, Ana Lima, Northwind\nben@contoso.com, Ben Ode, Contoso'}
 					className="font-mono text-[13px]"
-					onChange={(event) => {
-						setText(event.target.value)
-						setResult(null)
-					}}
+					onChange={(event) => setText(event.target.value)}
 				/>
 			</Field>
 			<div className="flex flex-wrap items-center gap-3">
@@ -120,11 +119,16 @@ export function BulkInvite({ portal }: { portal: Portal }) {
 							</thead>
 							<tbody>
 								{lines.map((line) => (
-									<tr key={line.line} className={cn('border-t', line.error && 'bg-error/5')}>
+									<tr
+										key={line.line}
+										className={cn('border-t', (line.error ?? refusedReasons.get(line.email)) && 'bg-error/5')}
+									>
 										<td className="px-2 py-1.5 text-muted-foreground tabular-nums">{line.line}</td>
 										<td className="break-all px-2 py-1.5">
 											{line.email || '—'}
-											{line.error ? <span className="block text-error text-xs">{line.error}</span> : null}
+											{(line.error ?? refusedReasons.get(line.email)) ? (
+												<span className="block text-error text-xs">{line.error ?? refusedReasons.get(line.email)}</span>
+											) : null}
 										</td>
 										<td className="hidden px-2 py-1.5 sm:table-cell">{line.name ?? '—'}</td>
 										<td className="px-2 py-1.5">{line.company ?? '—'}</td>
@@ -148,25 +152,30 @@ export function BulkInvite({ portal }: { portal: Portal }) {
 				{invite.isPending ? null : <Send aria-hidden />}
 				{ready.length === 1 ? 'Invite 1 member' : `Invite ${ready.length} members`}
 			</Button>
-			{result ? <InviteResult answer={result.answer} sent={result.sent} /> : null}
+			{result ? <InviteResult answer={result} sendEmails={sendEmails} /> : null}
 		</Section>
 	)
 }
 
-function InviteResult({ answer, sent }: { answer: BulkInviteResult; sent: InviteLine[] }) {
+function InviteResult({ answer, sendEmails }: { answer: BulkInviteResult; sendEmails: boolean }) {
 	const invited = answer.invited.length
+	const parts = [
+		`${invited} ${invited === 1 ? 'member' : 'members'} ${sendEmails ? 'invited by e-mail' : 'added'}`,
+		answer.existing.length > 0 ? `${answer.existing.length} already members (left as they were)` : null,
+		answer.refused.length > 0 ? `${answer.refused.length} refused: they stay in the box above, with why` : null,
+	].filter(Boolean)
 	return (
 		<div className="grid gap-2" aria-live="polite">
-			<Alert variant={answer.refused.length > 0 ? 'warning' : 'success'} title="Invitations sent">
-				{invited} invited
-				{answer.existing.length > 0 ? `, ${answer.existing.length} already members (left as they were)` : ''}
-				{answer.refused.length > 0 ? `, ${answer.refused.length} refused: they are left in the box to fix.` : '.'}
+			<Alert
+				variant={answer.refused.length > 0 ? 'warning' : 'success'}
+				title={invited > 0 ? 'Invitations sent' : 'No one was invited'}
+			>
+				{parts.join(', ')}.
 			</Alert>
 			{answer.refused.length > 0 ? (
-				<ul aria-label="Refused lines" className="grid gap-1 text-sm">
+				<ul aria-label="Refused" className="grid gap-1 text-sm">
 					{answer.refused.map((one) => (
 						<li key={`${one.index}-${one.email}`}>
-							<span className="text-muted-foreground">Line {sent[one.index]?.line ?? one.index + 1}:</span>{' '}
 							<span className="font-medium">{one.email}</span> — {one.reason}
 						</li>
 					))}

@@ -16,6 +16,21 @@ import { Section } from './branding-section.tsx'
  * read, when next, whether a sync runs now (polled until it ends), and "Refresh now".
  */
 export function FreshnessSection({ portal }: { portal: Portal }) {
+	if (portal.tool === 'local') {
+		// Built-in databases are the data itself: nothing to sync, nothing to refresh.
+		return (
+			<Section id="freshness" title="Freshness">
+				<p className="text-muted-foreground text-sm">
+					This portal’s databases are built in: members see each change as soon as it is saved, with no sync to wait
+					for.
+				</p>
+			</Section>
+		)
+	}
+	return <NotionFreshness portal={portal} />
+}
+
+function NotionFreshness({ portal }: { portal: Portal }) {
 	const queryClient = useQueryClient()
 	const timer = useQuery({ ...jobTimerQuery(portal.tool, portal.id), meta: { isErrorShownInPage: true } })
 	const refresh = useMutation({

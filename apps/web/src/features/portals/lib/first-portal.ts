@@ -9,7 +9,12 @@ import { preferredRule } from './rules.ts'
 // workspace that is Clients, with Projects and Invoices checked (Enquiries offered, unchecked).
 
 const companyName = /\b(clients?|customers?|compan(y|ies)|accounts?|organi[sz]ations?)\b/i
-const usualPages = /\b(projects?|invoices?|tasks?|deliverables?)\b/i
+/** What a client looks at in a portal, in the order of its menu. */
+const usualPages = [/\bprojects?\b/i, /\btasks?\b/i, /\bdeliverables?\b/i, /\binvoices?\b/i]
+const usualRank = (name: string) => {
+	const rank = usualPages.findIndex((pattern) => pattern.test(name))
+	return rank < 0 ? usualPages.length : rank
+}
 /** What a client page shows first: never who works on it inside the team, nor internal bookkeeping. */
 const hiddenTypes = new Set<Property['type']>([
 	'title',
@@ -71,12 +76,17 @@ export function suggestedPages(
 			const rule = database.suggestedRules.find((candidate) => candidate.kind === 'company')
 			return rule ? [{ database, rule }] : []
 		})
-	const hasUsual = found.some(({ database }) => usualPages.test(database.name))
-	return found.map(({ database, rule }) => ({
-		database,
-		rule,
-		isChecked: hasUsual ? usualPages.test(database.name) : true,
-	}))
+	const hasUsual = found.some(({ database }) => usualRank(database.name) < usualPages.length)
+	return found
+		.map(({ database, rule }) => ({
+			database,
+			rule,
+			isChecked: hasUsual ? usualRank(database.name) < usualPages.length : true,
+		}))
+		.sort(
+			(a, b) =>
+				usualRank(a.database.name) - usualRank(b.database.name) || a.database.name.localeCompare(b.database.name),
+		)
 }
 
 /** The databases' pages, ids unique; each database's rule as suggested, else its preferred one. */

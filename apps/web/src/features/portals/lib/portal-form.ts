@@ -133,6 +133,8 @@ export function slugify(text: string): string {
 		.normalize('NFKD')
 		.replace(/[\u0300-\u036f]/g, '')
 		.toLowerCase()
+		// "Ada's studio" → ada-s-studio reads badly: an apostrophe joins.
+		.replace(/['’]/g, '')
 		.replace(/[^a-z0-9]+/g, '-')
 		.replace(/^-+|-+$/g, '')
 		.slice(0, 40)

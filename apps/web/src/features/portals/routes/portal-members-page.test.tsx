@@ -55,7 +55,7 @@ function withMembers(initial: PortalMember[]) {
 }
 
 describe('portal members', () => {
-	test('bulk invite: the lines are previewed with their problems, only good ones are sent, refusals come back with their line', async () => {
+	test('bulk invite: the lines are previewed with their problems, only good ones are sent, refusals come back on their line', async () => {
 		const { calls } = withMembers([])
 		const { user } = renderApp(routes, '/portals/portal1/members')
 		const box = await screen.findByRole('textbox', { name: /^Members to invite/ })
@@ -68,9 +68,8 @@ describe('portal members', () => {
 		expect(screen.getByText(/3 ready to invite/)).toHaveTextContent('3 ready to invite, 1 line needs a look')
 
 		await user.click(screen.getByRole('button', { name: 'Invite 3 members' }))
-		const refused = await screen.findByRole('list', { name: 'Refused lines' })
-		// The server's index 1 is the second line sent: line 3 of the text.
-		expect(refused).toHaveTextContent('Line 3: cy@umbrella.com — No company named Umbrella.')
+		const refused = await screen.findByRole('list', { name: 'Refused' })
+		expect(refused).toHaveTextContent('cy@umbrella.com — No company named Umbrella.')
 		const sent = calls.find((call) => call.path.endsWith('/bulk_invite'))?.body as BulkInviteInput
 		expect(sent).toEqual({
 			portalId: 'portal1',
@@ -81,8 +80,13 @@ describe('portal members', () => {
 				{ email: 'dee@contoso.com', name: 'Dee', company: 'Contoso' },
 			],
 		})
-		// The refused line stays in the box to fix; the invited ones are in the list.
+		// The refused line stays in the box to fix, its reason on it in the preview; the invited ones are in the list.
+		// (The server's index 1 is the second line sent, line 3 of the text: not the bad line 2.)
 		expect(box).toHaveValue('cy@umbrella.com, Cy, Umbrella')
+		const left = screen.getByRole('table', { name: 'Preview of the members to invite' })
+		expect(within(left).getAllByRole('row')).toHaveLength(2)
+		expect(within(left).getByText('No company named Umbrella.')).toBeInTheDocument()
+		expect(screen.getByText(/^2 members invited by e-mail, 1 refused/)).toBeInTheDocument()
 		const list = await screen.findByRole('list', { name: 'Members' })
 		await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2))
 	})
