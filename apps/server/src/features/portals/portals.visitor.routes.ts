@@ -24,6 +24,16 @@ const { 400: bad, 401: unauthenticated, 404: notFound } = commonProblems
 const slug = z.string().min(1).max(80)
 const pageId = z.string().min(1).max(40)
 const rowId = z.string().min(1).max(200)
+/**
+ * The row's schema for the OpenAPI document: a block's children are blocks again (z.lazy), which
+ * the document generator cannot follow, so there a block is an object with a type.
+ */
+const rowDetailDoc = portalRowDetailSchema.extend({
+	blocks: z
+		.array(z.looseObject({ type: z.string() }))
+		.nullable()
+		.describe('PortalBlock[] (contracts portals.ts): children are blocks again'),
+})
 /** A signed link's member, expiry and signature (portals.files.ts). */
 const signedQuery = z.object({
 	m: z.string().max(100).optional(),
@@ -66,7 +76,7 @@ const routes = {
 		summary: 'One row (by its id in the workspace) with its page content; a row outside the rule is 404',
 		request: { params: z.object({ slug, pageId, rowId }) },
 		responses: {
-			200: jsonResponse(portalRowDetailSchema, 'The row'),
+			200: jsonResponse(rowDetailDoc, 'The row'),
 			401: unauthenticated,
 			404: notFound,
 		},
