@@ -63,7 +63,7 @@ export function Cell({ cell, basePath }: { cell: PortalCell | undefined; basePat
 		case 'number':
 			return <span className="tabular-nums">{cell.text}</span>
 		case 'date':
-			return <span className="whitespace-nowrap">{cell.text}</span>
+			return <span>{cell.text}</span>
 		case 'checkbox':
 			return (
 				<span role="img" aria-label={cell.value ? 'Yes' : 'No'}>

@@ -88,6 +88,16 @@ describe('the page views', () => {
 		expectCells(container, { files: false })
 	})
 
+	it('gallery: no empty cover frames when no row has a cover', () => {
+		const bare = row('r1', 'Website redesign', 'Active')
+		bare.cells.files = { kind: 'files', files: [] }
+		const { container } = render(
+			<GalleryView {...props({ rows: [bare], page: rowsPage({ view: 'gallery', coverProperty: 'files' }) })} />,
+		)
+		expect(container.querySelector('img')).toBeNull()
+		expect(container.querySelector('.aspect-video')).toBeNull()
+	})
+
 	it('a url cell with an unsafe scheme is text, not a link', () => {
 		const unsafe = row('r1', 'Website redesign', 'Active')
 		unsafe.cells.budget = { kind: 'url', url: 'javascript:alert(1)', text: 'Click me' }

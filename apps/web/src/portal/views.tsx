@@ -213,6 +213,8 @@ function coverOf(row: PortalRow, coverProperty: string | null): string | null {
 }
 
 export function GalleryView({ page, rows, basePath }: ViewProps) {
+	// Without a single cover among the rows, empty frames would be all the cards show.
+	const hasCovers = rows.some((row) => coverOf(row, page.coverProperty) !== null)
 	return (
 		<ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
 			{rows.map((row) => {
@@ -221,9 +223,9 @@ export function GalleryView({ page, rows, basePath }: ViewProps) {
 					<li key={row.id} className={`${cardClasses} overflow-hidden`}>
 						{cover ? (
 							<img src={cover} alt="" loading="lazy" className="aspect-video w-full object-cover" />
-						) : (
+						) : hasCovers ? (
 							<div className="aspect-video w-full bg-muted" aria-hidden="true" />
-						)}
+						) : null}
 						<div className="p-4">
 							<RowLink page={page} row={row} basePath={basePath} />
 							<Details page={page} row={row} basePath={basePath} skip={page.coverProperty} />
