@@ -56,6 +56,10 @@ describe('public info and logo', () => {
 		const onDomain = await t.request('GET', `/api/portal/${slug}`, { headers: { host: `${domain.toUpperCase()}:443` } })
 		expect(onDomain.status).toBe(200)
 		expect(onDomain.body.basePath).toBe('')
+		// A TLS proxy may ask for certificates for this domain only, while the portal is on.
+		const ask = (name: string) => t.request('GET', `/api/portal_domains/check?domain=${encodeURIComponent(name)}`)
+		expect((await ask(domain)).status).toBe(200)
+		expect((await ask(`other-${domain}`)).status).toBe(404)
 		// Slugs are matched lowercase.
 		expect((await t.request('GET', `/api/portal/${slug.toUpperCase()}`)).status).toBe(200)
 
@@ -84,12 +88,20 @@ describe('public info and logo', () => {
 		}
 
 		const logo = await uploadImage(t, account.token, 'logo.png', 'image/png')
+		const domain = `off-${uniqueSlug()}.example.com`
 		const disabled = await saveSetup(
 			t,
 			account.token,
-			sampleSetup(account.databases, { id, slug, isEnabled: false, branding: { logoBlobId: logo.id } }),
+			sampleSetup(account.databases, {
+				id,
+				slug,
+				customDomain: domain,
+				isEnabled: false,
+				branding: { logoBlobId: logo.id },
+			}),
 		)
 		expect(disabled.status).toBe(200)
+		expect((await t.request('GET', `/api/portal_domains/check?domain=${domain}`)).status).toBe(404)
 		expect((await t.request('GET', `/api/portal/${slug}`)).status).toBe(404)
 		expect((await t.request('GET', `/api/portal/${slug}/logo`)).status).toBe(404)
 

@@ -1,11 +1,14 @@
 // A portal's public face under /api/portal/{slug} (no session): name, colours and logo for the
 // sign-in page. An unknown, disabled or unserved portal is 404, as one that never existed.
 
+import { okSchema } from '@blocksmith/contracts/common.ts'
 import { portalPublicInfoSchema } from '@blocksmith/contracts/portals.ts'
 import { createRoute, z } from '@hono/zod-openapi'
+import { AppError } from '#src/lib/errors.ts'
 import { commonProblems, createRouter, jsonResponse } from '#src/lib/openapi.ts'
 import { openPortalLogo, portalPublicInfo } from './portals.brand.ts'
 import type { PortalsDeps } from './portals.deps.ts'
+import { findPortalByHost } from './portals.public.ts'
 import { type PortalEnv, requirePortal } from './portals.session.ts'
 
 const slugParams = z.object({ slug: z.string().min(1).max(100) })
@@ -32,6 +35,15 @@ const routes = {
 			404: commonProblems[404],
 		},
 	}),
+	domain: createRoute({
+		method: 'get',
+		path: '/api/portal_domains/check',
+		tags,
+		summary:
+			"Whether an enabled portal uses the domain (200) or not (404): for a TLS proxy's on-demand certificates (Caddy's `ask`), so certificates are only requested for portals' domains",
+		request: { query: z.object({ domain: z.string().min(1).max(253) }) },
+		responses: { 200: jsonResponse(okSchema, 'A portal uses it'), 404: commonProblems[404] },
+	}),
 }
 
 export function createPortalBrandRoutes(options: { portals: PortalsDeps }) {
@@ -53,6 +65,12 @@ export function createPortalBrandRoutes(options: { portals: PortalsDeps }) {
 			'cache-control': 'public, max-age=3600',
 			'x-content-type-options': 'nosniff',
 		}) as never
+	})
+	router.openapi(routes.domain, async (c) => {
+		if (!(await findPortalByHost(deps.db, c.req.valid('query').domain))) {
+			throw new AppError('NOT_FOUND', { detail: 'No portal uses this domain.' })
+		}
+		return c.json({ success: true as const }, 200)
 	})
 	return router
 }
