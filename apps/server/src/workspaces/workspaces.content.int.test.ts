@@ -110,6 +110,44 @@ function childrenListed(): string[] {
 const paragraph = (content: string) => ({ type: 'paragraph', paragraph: { rich_text: [{ text: { content } }] } })
 
 describe('page content of mirrored rows', () => {
+	test('a run reads a bounded batch, newest edits first, and the next run goes on; a read in the minute of the edit is done again', async () => {
+		const { projects } = await connected()
+		const deps = t.services.workspaces.deps
+		// First in the file: no page has been edited yet, so none is read twice. Not flagged: nothing is read.
+		expect(await refreshContent(deps, projects, 2)).toEqual({ read: 0, more: false })
+		await flag(projects, true)
+		const total = demo.pages.projects.length
+		const first = await refreshContent(deps, projects, 2)
+		expect(first).toEqual({ read: 2, more: true })
+		expect((await contentOf(projects)).size).toBe(2)
+		let runs = 1
+		for (let result = first; result.more; runs++) {
+			result = await refreshContent(deps, projects, 2)
+		}
+		expect(runs).toBe(Math.ceil(total / 2))
+		expect((await contentOf(projects)).size).toBe(total)
+		fake.resetRequests()
+		expect(await refreshContent(deps, projects, 2)).toEqual({ read: 0, more: false })
+		expect(childrenListed()).toEqual([])
+
+		// Edited just now (Notion's edit times are whole minutes): read, and read again by the next run, since
+		// the first read may have missed a later edit of that same minute.
+		const edited = demo.pages.projects[5] ?? demo.pages.projects[0] ?? ''
+		fake.setPageContent(edited, [paragraph('Fresh')])
+		await t.db
+			.update(workspaceRows)
+			.set({ lastEditedTime: new Date(fake.now()) })
+			.where(and(eq(workspaceRows.databaseId, projects), eq(workspaceRows.externalId, edited)))
+		expect(await refreshContent(deps, projects, 2)).toEqual({ read: 1, more: false })
+		expect((await contentOf(projects)).get(edited)?.blocks).toEqual([{ type: 'paragraph', text: [{ text: 'Fresh' }] }])
+		expect(await refreshContent(deps, projects, 2)).toEqual({ read: 1, more: false })
+		expect(childrenListed()).toEqual([edited, edited])
+		// Its edit moved back past the minute, so the other tests' runs find nothing to read again.
+		fake.setClock(Date.now() - 10 * 60_000)
+		fake.setPageContent(edited, [paragraph('Fresh')])
+		fake.useRealClock()
+	})
+
 	test('a flagged database gets every row its content after a sync; an unflagged one is never read', async () => {
 		const { token, byName, projects, orgId } = await connected()
 		const clients = byName.get('Clients') ?? ''

@@ -46,6 +46,14 @@ export function createContentQueue(deps: () => WorkspaceDeps): JobQueue<{ databa
 }
 
 /**
+ * Reads a flagged database's content now rather than after its next sync (the portal's setup
+ * calls it when it sets the flag): the first run is queued at once.
+ */
+export async function queueContent(deps: WorkspaceDeps, databaseId: string): Promise<void> {
+	await deps.jobs.send(deps.queues.content, { databaseId })
+}
+
+/**
  * After a successful sync: a flagged database's content is brought up to date in a job of its
  * own; an unflagged one's content, if any is left from when it was flagged, is dropped.
  */
@@ -54,7 +62,7 @@ export async function afterSync(
 	database: { id: string; organizationId: string; mirrorContent: boolean },
 ): Promise<void> {
 	if (database.mirrorContent) {
-		await deps.jobs.send(deps.queues.content, { databaseId: database.id })
+		await queueContent(deps, database.id)
 		return
 	}
 	// Through the organization's content (usually none at all), not the database's every row.
