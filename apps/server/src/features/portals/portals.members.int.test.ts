@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
+import { portalAccessSchema, portalBrandingSchema } from '@blocksmith/contracts/portals.ts'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
 import { newPortalLink, portalLinksTo, tokenOf } from '#src/test/portal-mail.ts'
 import {
 	insertSamplePortal,
@@ -12,7 +14,8 @@ import {
 } from '#src/test/portals.ts'
 import { expectRefusedByRole, teamWithEveryRole } from '#src/test/teams.ts'
 import { createTestApp, randomIp, type TestApp } from '#src/test/test-app.ts'
-import { portalMagicLinks, portalMembers } from './portals.schema.ts'
+import { until } from '#src/test/until.ts'
+import { portalMagicLinks, portalMembers, portals } from './portals.schema.ts'
 
 // The team's side of portal members (/dashboard/{tool}_portal/invitations): bulk invitations
 // matched against the sample's Clients in the mirror, the plan's member limit, resend, change,
@@ -20,12 +23,17 @@ import { portalMagicLinks, portalMembers } from './portals.schema.ts'
 // the wall between the two kinds of session. On the Starter plan (25 portal members).
 
 let t: TestApp
+let fake: Awaited<ReturnType<typeof createFakeNotion>>
+let demo: ReturnType<typeof fake.seed>
 
 beforeAll(async () => {
-	t = await createTestApp({ BILLING_TRIAL_PLAN: 'starter' })
+	fake = await createFakeNotion()
+	demo = fake.seed()
+	t = await createTestApp({ BILLING_TRIAL_PLAN: 'starter', NOTION_API_BASE_URL: fake.url })
 })
 afterAll(async () => {
 	await t?.close()
+	await fake?.close()
 })
 
 type Setup = Awaited<ReturnType<typeof setUp>>
@@ -360,5 +368,74 @@ describe('who may', () => {
 			ip: randomIp(),
 		})
 		expect(setPassword.status).toBe(401)
+	})
+})
+
+describe('on a Notion workspace', () => {
+	test('companies matched in the mirrored Clients, the own row by e-mail, the person among Notion’s users', async () => {
+		const owner = await t.signUp()
+		const orgId = (await t.request('GET', '/dashboard/users/get_org_details', { token: owner.token })).body.id
+		const connected = await t.request('POST', '/dashboard/workspaces', {
+			token: owner.token,
+			json: { tool: 'notion', method: 'token', token: fake.token },
+		})
+		expect(connected.status).toBe(201)
+		const workspaceId = connected.body.workspace.id as string
+		type Synced = SampleDatabase & { sync: { state: string; lastSyncedAt: string | null } }
+		const synced = await until(
+			'the first sync',
+			async () =>
+				(await t.request('GET', `/dashboard/notion/databases?workspaceId=${workspaceId}`, { token: owner.token }))
+					.body as Synced[],
+			(list) => list.length >= 4 && list.every((d) => d.sync.state === 'idle' && d.sync.lastSyncedAt !== null),
+		)
+		const clients = synced.find((database) => database.name === 'Clients') as Synced
+		const [portal] = await t.db
+			.insert(portals)
+			.values({
+				id: randomUUID(),
+				organizationId: orgId,
+				tool: 'notion',
+				name: 'Notion portal',
+				slug: `notion-${randomUUID().slice(0, 8)}`,
+				branding: portalBrandingSchema.parse({}),
+				access: portalAccessSchema.parse({
+					companiesDatabaseId: clients.id,
+					membersDatabaseId: clients.id,
+					membersEmailProperty: propertyId(clients, 'Email'),
+				}),
+			})
+			.returning()
+		const portalId = portal?.id as string
+		const response = await t.request('POST', '/dashboard/notion_portal/invitations/bulk_invite', {
+			token: owner.token,
+			json: {
+				portalId,
+				members: [
+					{ email: 'billing@acme.example', company: 'ACME LTD' },
+					{ email: 'Grace@Example.com', company: null },
+				],
+				sendEmails: false,
+			},
+		})
+		expect(response.status, JSON.stringify(response.body)).toBe(200)
+		const acme = await rowIdByTitle(t, clients.id, 'Acme Ltd')
+		expect(demo.pages.clients).toContain(acme)
+		expect(response.body.invited[0]).toMatchObject({ companyRowId: acme, companyName: 'Acme Ltd' })
+		const stored = await t.db.select().from(portalMembers).where(eq(portalMembers.portalId, portalId))
+		expect(stored.find((member) => member.email === 'billing@acme.example')?.memberRowId).toBe(acme)
+		expect(stored.find((member) => member.email === 'grace@example.com')?.personRef).toBe(demo.users.grace)
+
+		const list = await t.request('GET', `/dashboard/notion_portal/invitations?portalId=${portalId}`, {
+			token: owner.token,
+		})
+		expect(list.body.map((member: { email: string }) => member.email)).toEqual([
+			'billing@acme.example',
+			'grace@example.com',
+		])
+		const local = await t.request('GET', `/dashboard/local_portal/invitations?portalId=${portalId}`, {
+			token: owner.token,
+		})
+		expect(local.status).toBe(404)
 	})
 })
