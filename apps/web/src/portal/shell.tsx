@@ -221,8 +221,33 @@ function PasswordDialog({
 	const inputId = useId()
 	const titleId = useId()
 
+	// The title as it opened: saving a first password must not turn it into "Change your password".
+	const [hadPassword] = useState(hasPassword)
+	const dialog = useRef<HTMLDivElement>(null)
+
+	// A modal keeps focus inside: Tab wraps around its controls; Escape closes it.
 	useEffect(() => {
-		const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose()
+		const onKey = (event: KeyboardEvent) => {
+			if (event.key === 'Escape') {
+				onClose()
+				return
+			}
+			if (event.key !== 'Tab' || !dialog.current) {
+				return
+			}
+			const focusable = [...dialog.current.querySelectorAll<HTMLElement>('button, input')].filter(
+				(element) => !element.hasAttribute('disabled'),
+			)
+			const first = focusable[0]
+			const last = focusable.at(-1)
+			if (event.shiftKey && document.activeElement === first) {
+				event.preventDefault()
+				last?.focus()
+			} else if (!event.shiftKey && document.activeElement === last) {
+				event.preventDefault()
+				first?.focus()
+			}
+		}
 		document.addEventListener('keydown', onKey)
 		return () => document.removeEventListener('keydown', onKey)
 	}, [onClose])
@@ -248,14 +273,21 @@ function PasswordDialog({
 
 	return (
 		<div className="fixed inset-0 z-30 flex items-start justify-center bg-black/40 px-4 pt-24">
-			<div role="dialog" aria-modal="true" aria-labelledby={titleId} className={`${cardClasses} w-full max-w-sm p-6`}>
+			<div
+				ref={dialog}
+				role="dialog"
+				aria-modal="true"
+				aria-labelledby={titleId}
+				className={`${cardClasses} w-full max-w-sm p-6`}
+			>
 				<h2 id={titleId} className="mb-4 text-lg font-semibold">
-					{hasPassword ? 'Change your password' : 'Set a password'}
+					{hadPassword ? 'Change your password' : 'Set a password'}
 				</h2>
 				{isSaved ? (
 					<div className="space-y-4">
 						<Notice>Password saved. Sign-in links keep working too.</Notice>
-						<button type="button" className={buttonClasses} onClick={onClose}>
+						{/* biome-ignore lint/a11y/noAutofocus: the form it replaces had focus; it moves to what is left. */}
+						<button type="button" className={buttonClasses} onClick={onClose} autoFocus>
 							Done
 						</button>
 					</div>
