@@ -43,7 +43,11 @@ async function memberByEmail(deps: PortalsDeps, portal: PortalRecord, email: str
 	return member ?? null
 }
 
-/** Mails a 30-minute link when the address is a member; says nothing either way. */
+/**
+ * Mails a 30-minute link when the address is a member; says nothing either way. Past the rate
+ * limits, the member is looked up and mailed after the answer has gone: done first, a member's
+ * answer would take longer than a stranger's and tell who is a member.
+ */
 export async function requestMagicLink(
 	deps: PortalsDeps,
 	portal: PortalRecord,
@@ -51,14 +55,19 @@ export async function requestMagicLink(
 	clientIp: string,
 ): Promise<void> {
 	await limitSignIn(deps, 'link', portal, email, clientIp)
-	const member = await memberByEmail(deps, portal, email)
-	if (!member) {
-		return
+	const send = async () => {
+		const member = await memberByEmail(deps, portal, email)
+		if (!member) {
+			return
+		}
+		const [token] = await issueMagicLinks(deps, [member], { lifetimeMs: signInLinkMs, replaceOlder: false })
+		await deps.mailer.send(
+			portalSignInMail(member.email, { portalName: portal.name, url: portalSignInUrl(deps, portal, token as string) }),
+		)
 	}
-	const [token] = await issueMagicLinks(deps, [member], { lifetimeMs: signInLinkMs, replaceOlder: false })
-	await deps.mailer.send(
-		portalSignInMail(member.email, { portalName: portal.name, url: portalSignInUrl(deps, portal, token as string) }),
-	)
+	send().catch((error: unknown) => {
+		deps.log.error({ err: error, portalId: portal.id }, 'portal sign-in link not sent')
+	})
 }
 
 /**
