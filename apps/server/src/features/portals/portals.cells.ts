@@ -40,17 +40,47 @@ const currencies: Record<string, string> = {
 	rand: 'ZAR',
 }
 
+// Formatters are made once per kind and kept: building an Intl formatter costs far more than
+// formatting with it, and a page of 100 rows formats hundreds of values (bench/portals.bench.ts).
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()
+
+function numberFormat(key: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+	let format = formatters.get(key) as Intl.NumberFormat | undefined
+	if (!format) {
+		format = new Intl.NumberFormat('en-US', options)
+		formatters.set(key, format)
+	}
+	return format
+}
+
+/** A date-time format in `timeZone`; throws a RangeError for a zone the runtime does not know. */
+function dateFormat(timeZone: string, withTime: boolean): Intl.DateTimeFormat {
+	const key = `${withTime ? 'dt' : 'd'}:${timeZone}`
+	let format = formatters.get(key) as Intl.DateTimeFormat | undefined
+	if (!format) {
+		format = new Intl.DateTimeFormat('en-US', {
+			dateStyle: 'medium',
+			...(withTime ? { timeStyle: 'short' } : {}),
+			timeZone,
+		})
+		if (formatters.size < 1000) {
+			formatters.set(key, format)
+		}
+	}
+	return format
+}
+
 /** As the table editor shows it (apps/web workspaces/lib/values.ts), in en-US: the portal has no locale yet. */
 export function formatPropertyNumber(value: number, format: string | undefined): string {
 	const currency = format ? currencies[format] : undefined
 	if (currency) {
-		return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(value)
+		return numberFormat(`currency:${currency}`, { style: 'currency', currency }).format(value)
 	}
 	if (format === 'percent') {
-		return new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 2 }).format(value)
+		return numberFormat('percent', { style: 'percent', maximumFractionDigits: 2 }).format(value)
 	}
 	if (format === 'number_with_commas') {
-		return new Intl.NumberFormat('en-US', { maximumFractionDigits: 10 }).format(value)
+		return numberFormat('commas', { maximumFractionDigits: 10 }).format(value)
 	}
 	return String(value)
 }
@@ -62,18 +92,16 @@ function isDateValue(value: unknown): value is DateValue {
 function formatDatePart(iso: string, timeZone: string | null): string {
 	if (iso.length <= 10) {
 		const date = new Date(`${iso}T00:00:00Z`)
-		return Number.isNaN(date.getTime())
-			? iso
-			: date.toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
+		return Number.isNaN(date.getTime()) ? iso : dateFormat('UTC', false).format(date)
 	}
 	const date = new Date(iso)
 	if (Number.isNaN(date.getTime())) {
 		return iso
 	}
 	try {
-		return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: timeZone ?? 'UTC' })
+		return dateFormat(timeZone ?? 'UTC', true).format(date)
 	} catch {
-		return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
+		return dateFormat('UTC', true).format(date)
 	}
 }
 
