@@ -16,9 +16,11 @@ const personTypes = new Set(['people', 'created_by', 'last_edited_by'])
 /**
  * `mirror_content` on exactly the organization's databases that an enabled portal shows with
  * `showContent`: the sync reads those rows' blocks into the mirror so a row page never asks
- * Notion; the others stop (their blocks are not read any more). `db` may be the transaction.
+ * Notion; the others stop (their blocks are dropped by their next sync). `db` may be the
+ * transaction. Returns the databases just flagged, whose content the caller has read at once
+ * (`queueContentReads`) rather than after their next sync.
  */
-export async function updateMirrorContent(db: Db, orgId: string): Promise<void> {
+export async function updateMirrorContent(db: Db, orgId: string): Promise<string[]> {
 	const enabled = await db
 		.select({ pages: portals.pages })
 		.from(portals)
@@ -28,18 +30,20 @@ export async function updateMirrorContent(db: Db, orgId: string): Promise<void> 
 			enabled.flatMap((portal) => portal.pages.filter((page) => page.showContent).map((page) => page.databaseId)),
 		),
 	]
-	if (ids.length > 0) {
-		await db
-			.update(workspaceDatabases)
-			.set({ mirrorContent: true })
-			.where(
-				and(
-					eq(workspaceDatabases.organizationId, orgId),
-					inArray(workspaceDatabases.id, ids),
-					eq(workspaceDatabases.mirrorContent, false),
-				),
-			)
-	}
+	const flagged =
+		ids.length === 0
+			? []
+			: await db
+					.update(workspaceDatabases)
+					.set({ mirrorContent: true })
+					.where(
+						and(
+							eq(workspaceDatabases.organizationId, orgId),
+							inArray(workspaceDatabases.id, ids),
+							eq(workspaceDatabases.mirrorContent, false),
+						),
+					)
+					.returning({ id: workspaceDatabases.id })
 	await db
 		.update(workspaceDatabases)
 		.set({ mirrorContent: false })
@@ -50,6 +54,18 @@ export async function updateMirrorContent(db: Db, orgId: string): Promise<void> 
 				...(ids.length > 0 ? [notInArray(workspaceDatabases.id, ids)] : []),
 			),
 		)
+	return flagged.map((row) => row.id)
+}
+
+/**
+ * Queues the content read of databases just flagged (the content queue's job, as
+ * `workspaces.content.ts` runs it after a sync; it skips built-in and unflagged databases).
+ * After the save's commit, so the job sees the flag.
+ */
+export async function queueContentReads(deps: Pick<PortalsDeps, 'workspaces'>, databaseIds: string[]): Promise<void> {
+	for (const databaseId of databaseIds) {
+		await deps.workspaces.jobs.send(deps.workspaces.queues.content, { databaseId })
+	}
 }
 
 /**

@@ -1,11 +1,11 @@
-import { eq } from 'drizzle-orm'
+import { count, eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
 import { propertyId, type SampleDatabase } from '#src/test/portals.ts'
 import { accountWithSample, sampleSetup, saveSetup, uniqueSlug } from '#src/test/portals-setup.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 import { until } from '#src/test/until.ts'
-import { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
+import { workspaceDatabases, workspaceRowContent, workspaceRows } from '#src/workspaces/workspaces.schema.ts'
 import { portalLastSyncedAt } from './portals.freshness.ts'
 import { portals } from './portals.schema.ts'
 
@@ -158,6 +158,30 @@ describe('Notion workspace', () => {
 		)
 		expect(after.lastSyncedAt && after.lastSyncedAt > oldest).toBe(true)
 		expect(fake.requestCount('POST', '/v1/data_sources/:id/query')).toBeGreaterThan(queries)
+	})
+
+	test('databases whose content a page shows are flagged and their rows’ content read at once, not after the next sync', async () => {
+		const { token, byName } = await notionAccount()
+		const projects = byName.Projects as NotionDatabase
+		const setup = notionSetup(byName)
+		setup.pages = setup.pages.map((page) => ({ ...page, showContent: page.id === 'projects' }))
+		const syncsBefore = fake.requestCount('POST', '/v1/data_sources/:id/query')
+		const saved = await saveSetup(t, token, setup, 'notion')
+		expect(saved.status, JSON.stringify(saved.body)).toBe(201)
+		const flags = await t.db
+			.select({ name: workspaceDatabases.name, on: workspaceDatabases.mirrorContent })
+			.from(workspaceDatabases)
+			.where(inArray(workspaceDatabases.id, [projects.id, (byName.Clients as NotionDatabase).id]))
+		expect(Object.fromEntries(flags.map((flag) => [flag.name, flag.on]))).toEqual({ Projects: true, Clients: false })
+		const contentRows = () =>
+			t.db
+				.select({ n: count() })
+				.from(workspaceRowContent)
+				.innerJoin(workspaceRows, eq(workspaceRows.id, workspaceRowContent.rowId))
+				.where(eq(workspaceRows.databaseId, projects.id))
+		await until('the content of Projects rows', contentRows, ([row]) => (row?.n ?? 0) > 0)
+		// Read by the content job the save queued, with no sync of the database in between.
+		expect(fake.requestCount('POST', '/v1/data_sources/:id/query')).toBe(syncsBefore)
 	})
 
 	test('the people snapshot has the workspace people’s names; Notion not answering keeps the previous names', async () => {

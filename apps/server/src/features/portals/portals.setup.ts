@@ -24,7 +24,7 @@ import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import { workspaceDatabases, workspaces } from '#src/workspaces/workspaces.schema.ts'
 import type { PortalRecord, PortalsDeps } from './portals.deps.ts'
-import { takePeopleSnapshot, updateMirrorContent } from './portals.effects.ts'
+import { queueContentReads, takePeopleSnapshot, updateMirrorContent } from './portals.effects.ts'
 import { canChangePortals, portalRefusals } from './portals.policy.ts'
 import { portalMembers, portals } from './portals.schema.ts'
 import { validateSetup } from './portals.validate.ts'
@@ -259,26 +259,25 @@ export async function saveSetup(
 	const id = before?.id ?? randomUUID()
 	await assertFree(ctx.db, { id, slug: setup.slug, customDomain: setup.customDomain })
 	const people = await takePeopleSnapshot(ctx, tool, setup, before?.people ?? {})
-	let record: PortalRecord | undefined
+	let saved: { record: PortalRecord | undefined; flagged: string[] }
 	try {
-		record = await ctx.db.transaction(async (tx) => {
+		saved = await ctx.db.transaction(async (tx) => {
 			await lockOrganization(tx, ctx.orgId)
-			let saved: PortalRecord | undefined
+			let record: PortalRecord | undefined
 			if (before) {
-				;[saved] = await tx
+				;[record] = await tx
 					.update(portals)
 					.set({ ...columnsOf(setup), people, updatedAt: ctx.now() })
 					.where(and(eq(portals.id, id), eq(portals.organizationId, ctx.orgId)))
 					.returning()
 			} else {
 				await ctx.subscriptions.assertCanAdd(tx, ctx.orgId, 'portals')
-				;[saved] = await tx
+				;[record] = await tx
 					.insert(portals)
 					.values({ id, organizationId: ctx.orgId, tool, ...columnsOf(setup), people, createdBy: ctx.userId })
 					.returning()
 			}
-			await updateMirrorContent(tx, ctx.orgId)
-			return saved
+			return { record, flagged: await updateMirrorContent(tx, ctx.orgId) }
 		})
 	} catch (error) {
 		// Another portal took the slug or domain between the check and the write.
@@ -287,8 +286,9 @@ export async function saveSetup(
 		}
 		throw error
 	}
+	await queueContentReads(ctx, saved.flagged)
 	// Deleted by someone else meanwhile.
-	return { portal: await toPortal(ctx, found(record, 'No such portal.')), isCreated: before === null }
+	return { portal: await toPortal(ctx, found(saved.record, 'No such portal.')), isCreated: before === null }
 }
 
 /**
