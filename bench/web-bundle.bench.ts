@@ -73,8 +73,9 @@ const routes: Route[] = [
 		path: '/',
 		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/app/routes/home-page.tsx'],
 		// 223 KB since the running timer joined the app's frame, 224 KB with the invoice routes in the
-		// shell (decision 008, 2026-11-26).
-		budgetJs: 224 * kb,
+		// shell (decision 008, 2026-11-26). 225 KB with the portal setup routes (224.5 KB measured, 223.5
+		// without them: the router's three routes, and Radix's primitive in a chunk of its own).
+		budgetJs: 225 * kb,
 	},
 	{
 		path: '/forms',
@@ -87,7 +88,8 @@ const routes: Route[] = [
 		// 299 KB since /invoices/settings shares the text area, native select and tabs with it: the same
 		// code in more, smaller chunks (297.9 KB without that route, 2026-11-26). 301 KB since the invoice
 		// editor shares the unsaved-changes guard and the save bar's leave dialog with it (299.5 KB without it).
-		budgetJs: 301 * kb,
+		// 302 KB with the portal setup routes (301.3 KB measured, 300.1 without them).
+		budgetJs: 302 * kb,
 	},
 	{
 		path: '/forms/{id}/submissions',
@@ -113,7 +115,8 @@ const routes: Route[] = [
 	{
 		path: '/settings',
 		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/app/routes/settings-page.tsx'],
-		budgetJs: 250 * kb,
+		// 251 KB with the portal setup routes (250.9 KB measured, 249.8 without them).
+		budgetJs: 251 * kb,
 	},
 	{
 		path: '/workspaces',
@@ -135,7 +138,8 @@ const routes: Route[] = [
 		// The profile form with its choices (ISO countries and currencies, numbering, tax rates) and the PDF preview.
 		path: '/invoices/settings',
 		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/features/invoices/routes/invoice-settings-page.tsx'],
-		budgetJs: 275 * kb,
+		// 276 KB with the portal setup routes (275.1 KB measured, 273.9 without them).
+		budgetJs: 276 * kb,
 	},
 	{
 		// The list: totals, filters, saved filters and the New invoice dialog (243.2 KB measured).
@@ -149,6 +153,27 @@ const routes: Route[] = [
 		path: '/invoices/{id}',
 		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/features/invoices/routes/invoice-page.tsx'],
 		budgetJs: 290 * kb,
+	},
+	{
+		// Before any portal: the first one suggested from the workspace.
+		path: '/portals',
+		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/features/portals/routes/portals-page.tsx'],
+		// 231.4 KB measured (2026-11-26).
+		budgetJs: 243 * kb,
+	},
+	{
+		// The setup form (branding, pages with their rules, access), freshness and the danger zone.
+		path: '/portals/{id}',
+		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/features/portals/routes/portal-setup-page.tsx'],
+		// 262.1 KB measured (2026-11-26).
+		budgetJs: 275 * kb,
+	},
+	{
+		// Bulk invite (lines read in the browser) and the members list.
+		path: '/portals/{id}/members',
+		modules: ['src/app/layouts/data-layout.tsx', appShell, 'src/features/portals/routes/portal-members-page.tsx'],
+		// 255.0 KB measured (2026-11-26).
+		budgetJs: 268 * kb,
 	},
 ]
 

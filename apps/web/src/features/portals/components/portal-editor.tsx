@@ -1,9 +1,10 @@
 import type { Portal, PortalSetupInput } from '@blocksmith/contracts/portals.ts'
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useForm, useWatch } from 'react-hook-form'
+import { useNavigate } from 'react-router'
 import { toast } from 'sonner'
 import { LeaveWithoutSavingDialog, SaveBar } from '#src/components/save-bar.tsx'
-import { presentBillingProblem } from '#src/core/billing/components/billing-problems.ts'
+import { changePlanPath } from '#src/core/billing/lib/billing-paths.ts'
 import { ApiError } from '#src/lib/api-client.ts'
 import { useSaveShortcut, useUnsavedChangesGuard } from '#src/lib/use-unsaved-changes.ts'
 import { portalDatabasesQuery, portalKeys, saveSetup } from '../api/portals.ts'
@@ -38,6 +39,7 @@ function conflictField(detail: string): string {
  */
 export function PortalEditor({ portal, onDeleted }: { portal: Portal; onDeleted: () => void }) {
 	const queryClient = useQueryClient()
+	const navigate = useNavigate()
 	const form = useForm<PortalFormValues>({ defaultValues: portalValues(portal) })
 	const isDirty = form.formState.isDirty
 	const { blocker, leaveOnPurpose } = useUnsavedChangesGuard(isDirty)
@@ -82,8 +84,16 @@ export function PortalEditor({ portal, onDeleted }: { portal: Portal; onDeleted:
 			}
 			if (error.fieldErrors.length > 0) {
 				showProblems(error.fieldErrors, error.detail)
-				// A 402 naming its field (a custom domain the plan lacks) still gets the app's way to upgrade.
-				presentBillingProblem(error)
+				if (error.code === 'PLAN_LIMIT_REACHED') {
+					// A 402 naming its field (a custom domain the plan lacks): the field says why, the toast
+					// the way forward, as the app's own 402 toast does. (Not that toast's module: imported
+					// here it becomes a chunk of its own that every page of the app then loads.)
+					toast.error(error.detail, {
+						id: 'plan-limit-reached',
+						description: 'A larger plan includes it.',
+						action: { label: 'Upgrade', onClick: () => navigate(changePlanPath()) },
+					})
+				}
 			} else if (error.status === 409 && error.code === 'CONFLICT') {
 				form.setError(
 					conflictField(error.detail) as never,

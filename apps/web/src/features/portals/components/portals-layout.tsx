@@ -1,9 +1,10 @@
 import type { Portal } from '@blocksmith/contracts/portals.ts'
-import { ExternalLink, Settings2, Users } from 'lucide-react'
+import { ExternalLink, Plus, Settings2, Users } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { type NavSection, SectionNav } from '#src/components/section-nav.tsx'
 import { Badge } from '#src/components/ui/badge.tsx'
+import { Button } from '#src/components/ui/button.tsx'
 import { portalPaths } from '../lib/portal-paths.ts'
 
 /** Every portals page: its title, under it the portal's own navigation when one is open, then the page. */
@@ -12,6 +13,7 @@ export function PortalsLayout({
 	description,
 	portal,
 	hasOthers = false,
+	canAddPortal = false,
 	children,
 }: {
 	title: string
@@ -19,6 +21,8 @@ export function PortalsLayout({
 	portal?: Portal | undefined
 	/** Several portals: a link back to the list. */
 	hasOthers?: boolean
+	/** The plan allows another portal: a button to open one. */
+	canAddPortal?: boolean
 	children: ReactNode
 }) {
 	const sections: readonly NavSection[] = portal
@@ -39,6 +43,13 @@ export function PortalsLayout({
 					<div className="flex flex-wrap items-center gap-2">
 						<h1 className="font-semibold text-2xl tracking-tight">{title}</h1>
 						{portal && !portal.isEnabled ? <Badge variant="warning">Off</Badge> : null}
+						{canAddPortal ? (
+							<Button asChild variant="outline" size="sm" className="ml-auto">
+								<Link to={portalPaths.new}>
+									<Plus aria-hidden /> New portal
+								</Link>
+							</Button>
+						) : null}
 					</div>
 					{portal ? (
 						<a

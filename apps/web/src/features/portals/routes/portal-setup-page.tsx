@@ -55,7 +55,12 @@ export function PortalSetupPage() {
 		)
 	}
 	return (
-		<PortalsLayout title={portal.name} portal={portal} hasOthers={portals.data.portals.length > 1}>
+		<PortalsLayout
+			title={portal.name}
+			portal={portal}
+			hasOthers={portals.data.portals.length > 1}
+			canAddPortal={canEdit && (portals.data.limit === null || portals.data.portals.length < portals.data.limit)}
+		>
 			{canEdit ? (
 				<PortalEditor key={portal.id} portal={portal} onDeleted={() => navigate(portalPaths.list, { replace: true })} />
 			) : (
