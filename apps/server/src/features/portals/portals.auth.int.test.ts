@@ -142,6 +142,21 @@ describe('magic links', () => {
 		expect((await auth(portalA.slug, 'sign_out', { token: onA.body.token })).status).toBe(204)
 	})
 
+	test('an invitation link works for 7 days', async () => {
+		const portal = await portalWith()
+		const email = unique('invited')
+		const invited = await t.request('POST', '/dashboard/local_portal/invitations/bulk_invite', {
+			token: ownerToken,
+			json: { portalId: portal.id, members: [{ email }], sendEmails: true },
+		})
+		expect(invited.status).toBe(200)
+		const token = tokenOf(await newPortalLink(t, email))
+		t.services.portals.deps.now = () => new Date(Date.now() + 7 * 86_400_000 + 60_000)
+		expect((await auth(portal.slug, 'verify', { json: { token } })).status).toBe(400)
+		t.services.portals.deps.now = () => new Date(Date.now() + 7 * 86_400_000 - 60_000)
+		expect((await auth(portal.slug, 'verify', { json: { token } })).status).toBe(200)
+	})
+
 	test('two requests racing with one link: exactly one session', async () => {
 		const portal = await portalWith()
 		const email = unique('race')
