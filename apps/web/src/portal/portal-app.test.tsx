@@ -5,6 +5,7 @@ import { StrictMode } from 'react'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sessionKey } from './portal-api.ts'
 import { PortalApp } from './portal-app.tsx'
+import { takeTokenFromAddress } from './router.tsx'
 import { type Call, info, json, me, mockFetch, problem, row, rows } from './testing.ts'
 
 // The visitor app end to end against a stubbed API: the router's paths, the sign-in landing, the
@@ -109,6 +110,30 @@ describe('the portal app', () => {
 		expect(window.location.href).not.toContain('mailed-magic-link-token')
 		expect(JSON.parse(window.localStorage.getItem(sessionKey('acme')) ?? 'null')).toEqual(session)
 		expect(calls.find((call) => call.path === '/api/portal/acme/me')?.authorization).toBe(`Bearer ${session.token}`)
+	})
+
+	it('takes the token out of the address before anything renders or calls the API, then verifies it', async () => {
+		at('/p/acme/sign-in?token=mailed-magic-link-token-0123456789&utm=mail')
+		const addresses: string[] = []
+		const calls = api((call) => {
+			addresses.push(window.location.href)
+			return call.path.endsWith('/auth/verify') ? json(200, session) : undefined
+		})
+		const token = takeTokenFromAddress()
+		expect(token).toBe('mailed-magic-link-token-0123456789')
+		expect(window.location.search).toBe('?utm=mail')
+		render(<PortalApp slug="acme" basePath="/p/acme" signInToken={token} />)
+		expect(await screen.findByRole('heading', { name: 'Welcome, Ana' })).toBeInTheDocument()
+		expect(calls.filter((call) => call.path.endsWith('/auth/verify'))).toHaveLength(1)
+		expect(addresses.every((address) => !address.includes('mailed-magic-link-token'))).toBe(true)
+		// Signing out later shows the sign-in page, without trying the used link again.
+		await userEvent.click(screen.getByRole('button', { name: /Account/ }))
+		await userEvent.click(screen.getByRole('button', { name: 'Sign out' }))
+		expect(await screen.findByLabelText('E-mail')).toBeInTheDocument()
+		expect(calls.filter((call) => call.path.endsWith('/auth/verify'))).toHaveLength(1)
+		// Not a sign-in page: nothing is taken.
+		at('/p/acme/projects?token=abc')
+		expect(takeTokenFromAddress()).toBeNull()
 	})
 
 	it('says so when a link is used or expired, and offers a new one', async () => {

@@ -12,9 +12,26 @@ import { Loading, Message } from './ui.tsx'
 // the sign-in page or, with a session, the member's pages. A 401 from any call (the session ended,
 // the member was removed) drops the session and returns to sign-in.
 
-export function PortalApp({ slug, basePath }: { slug: string; basePath: string }) {
+export function PortalApp({
+	slug,
+	basePath,
+	signInToken = null,
+}: {
+	slug: string
+	basePath: string
+	/** A mailed link's token, already out of the address (router.tsx `takeTokenFromAddress`). */
+	signInToken?: string | null
+}) {
 	const location = useLocation()
 	const route = parseRoute(location.pathname, location.search, basePath)
+	// Kept until the member leaves the sign-in page, so that only this page verifies it, once.
+	const [pendingToken, setPendingToken] = useState(signInToken)
+	const linkToken = route.name === 'sign-in' ? (route.token ?? pendingToken) : null
+	useEffect(() => {
+		if (route.name !== 'sign-in' && pendingToken !== null) {
+			setPendingToken(null)
+		}
+	}, [route.name, pendingToken])
 	const info = useResource(`info:${slug}`, (signal) => portalRequest<PortalPublicInfo>(slug, '', { signal }))
 	const [session, setSession] = useState<PortalSession | null>(() => readSession(slug))
 	const [hasSessionEnded, setHasSessionEnded] = useState(false)
@@ -62,7 +79,7 @@ export function PortalApp({ slug, basePath }: { slug: string; basePath: string }
 	)
 
 	// Signed in and on the sign-in page without a link to verify: the portal's first page instead.
-	const isSignedInOnSignIn = session !== null && route.name === 'sign-in' && route.token === null
+	const isSignedInOnSignIn = session !== null && route.name === 'sign-in' && linkToken === null
 	useEffect(() => {
 		if (isSignedInOnSignIn) {
 			navigate(`${basePath}/`, { replace: true })
@@ -84,13 +101,13 @@ export function PortalApp({ slug, basePath }: { slug: string; basePath: string }
 			<Message title="This portal could not be loaded">{info.error?.message}</Message>
 		)
 	}
-	const showSignIn = session === null || (route.name === 'sign-in' && route.token !== null)
+	const showSignIn = session === null || linkToken !== null
 	return (
 		<PortalContext value={context}>
 			{showSignIn ? (
 				<SignInPage
-					key={route.name === 'sign-in' ? (route.token ?? '') : ''}
-					token={route.name === 'sign-in' ? route.token : null}
+					key={linkToken ?? ''}
+					token={linkToken}
 					notice={hasSessionEnded ? 'Your session has ended. Sign in again to continue.' : null}
 				/>
 			) : isSignedInOnSignIn ? (

@@ -48,6 +48,22 @@ export function portalHref(basePath: string, ...segments: string[]): string {
 	return `${basePath}/${tail}`
 }
 
+/**
+ * A mailed link's token, taken out of the address before the app renders or calls anything, so
+ * that no request (nor an error report) carries it in its Referer or URL, and the history never
+ * keeps it. Null when the page is not a sign-in link.
+ */
+export function takeTokenFromAddress(): string | null {
+	const url = new URL(window.location.href)
+	const token = url.searchParams.get('token')
+	if (!token || !/\/sign-in\/?$/.test(url.pathname)) {
+		return null
+	}
+	url.searchParams.delete('token')
+	window.history.replaceState(null, '', url.pathname + url.search + url.hash)
+	return token
+}
+
 const listeners = new Set<() => void>()
 
 function subscribe(listener: () => void): () => void {
