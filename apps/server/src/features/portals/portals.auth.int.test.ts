@@ -292,3 +292,22 @@ describe('passwords and sessions', () => {
 		expect((await auth(portal.slug, 'sign_out', { token: session })).status).toBe(401)
 	})
 })
+
+test('the OpenAPI document describes the sign-in routes, the member ones with the portal’s own bearer scheme', async () => {
+	const document = (await t.request('GET', '/api/openapi.json')).body
+	for (const action of ['magic_link', 'verify', 'password']) {
+		expect(document.paths[`/api/portal/{slug}/auth/${action}`]?.post?.security).toBeUndefined()
+	}
+	for (const action of ['set_password', 'sign_out']) {
+		expect(document.paths[`/api/portal/{slug}/auth/${action}`]?.post?.security).toEqual([{ portalBearer: [] }])
+	}
+	expect(document.components.securitySchemes.portalBearer).toMatchObject({ type: 'http', scheme: 'bearer' })
+	expect(Object.keys(document.paths)).toEqual(
+		expect.arrayContaining([
+			'/dashboard/local_portal/invitations',
+			'/dashboard/notion_portal/invitations/bulk_invite',
+			'/dashboard/local_portal/invitations/{id}',
+			'/dashboard/local_portal/invitations/{id}/resend',
+		]),
+	)
+})
