@@ -176,7 +176,7 @@ function ColorField({
 			labelAside={
 				<input
 					type="color"
-					aria-label={`${label}: picker`}
+					aria-label={`Pick the ${label.toLowerCase()}`}
 					value={/^#[0-9a-f]{6}$/i.test(value) ? value : '#ffffff'}
 					onChange={(event) => onChange(event.target.value)}
 					className="h-7 w-10 cursor-pointer rounded border bg-background p-0.5"

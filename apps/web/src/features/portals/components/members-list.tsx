@@ -71,7 +71,7 @@ function MemberRow({ portal, member, onEdit }: { portal: Portal; member: PortalM
 				<span className="truncate font-medium text-sm">{who}</span>
 				{member.name ? <span className="truncate text-muted-foreground text-xs">{member.email}</span> : null}
 			</div>
-			<div className="grid min-w-0 basis-32 gap-0.5 text-sm">
+			<div className="grid min-w-0 basis-44 gap-0.5 text-sm">
 				<span className="truncate">
 					{member.companyName ?? <span className="text-muted-foreground">No company</span>}
 				</span>
