@@ -139,6 +139,10 @@ export async function openPortalFile(reader: PortalReader, target: FileLinkTarge
 			index: target.index,
 		},
 	)
+	// A row's URL is whatever the team typed: only the web's schemes are followed.
+	if (!/^https?:\/\//i.test(opened.url)) {
+		throw new AppError('NOT_FOUND', { detail: 'This file cannot be opened from the portal.' })
+	}
 	return opened.url
 }
 

@@ -106,6 +106,24 @@ describe('what each member sees', () => {
 		expect(text).not.toContain('for Acme Ltd.')
 		expect(text).not.toContain(w.props.p('Brief'))
 		expect(text).not.toContain('Design')
+		// Nothing of the team's about a property: not the related database, not descriptions.
+		expect(text).not.toContain('relationDatabaseId')
+		expect(text).not.toContain(w.databases.clients.id)
+	})
+
+	test('a select’s options are only those the member’s rows use (others may name other clients)', async () => {
+		const company = await t.request('GET', `${base()}/pages/company/rows`, { token: w.members.ana.token })
+		const stage = company.body.page.properties.find((property: { name: string }) => property.name === 'Stage')
+		expect(stage.options.map((option: { name: string }) => option.name)).toEqual(['Active'])
+		const projects = await t.request('GET', `${base()}/pages/projects/rows?limit=100`, { token: w.members.gil.token })
+		const status = projects.body.page.properties.find((property: { name: string }) => property.name === 'Status')
+		const used = new Set(
+			projects.body.rows.flatMap((row: { cells: Record<string, { options?: { name: string }[] }> }) =>
+				(row.cells[w.props.p('Status')]?.options ?? []).map((option) => option.name),
+			),
+		)
+		expect(status.options.map((option: { name: string }) => option.name).sort()).toEqual([...used].sort())
+		expect(used.size).toBeLessThan(3)
 	})
 })
 

@@ -171,7 +171,57 @@ function decodeCursor(reader: PortalReader, scope: string, cursor: string, lengt
 
 export type RowsQuery = { filter?: string; sort?: string; search?: string; cursor?: string; limit: number }
 
-export function pageSummary(page: PortalPageContext): PortalRows['page'] {
+const optionTypes = new Set(['select', 'status', 'multi_select'])
+
+/**
+ * The option names the member's rows use, by property: a select's other options may name what
+ * only rows outside the rule hold (a client, a project), so only these are described.
+ */
+async function usedOptions(reader: PortalReader, page: PortalPageContext): Promise<Map<string, Set<string>>> {
+	const properties = page.shown.filter((property) => optionTypes.has(property.type))
+	const used = new Map(properties.map((property) => [property.id, new Set<string>()]))
+	if (properties.length === 0) {
+		return used
+	}
+	const parts = properties.map((property) => {
+		const value = sql`(${workspaceRows.values} -> ${property.id}::text)`
+		const names =
+			property.type === 'multi_select'
+				? sql`jsonb_array_elements_text(case when jsonb_typeof(${value}) = 'array' then ${value} else '[]'::jsonb end)`
+				: sql`(${workspaceRows.values} ->> ${property.id}::text)`
+		return sql`select distinct ${property.id}::text as property, ${names} as name from ${workspaceRows} where ${page.granted}`
+	})
+	const result = await reader.deps.db.execute(sql.join(parts, sql` union `))
+	for (const row of (result as unknown as { rows: { property: string; name: string | null }[] }).rows) {
+		if (row.name !== null) {
+			used.get(row.property)?.add(row.name)
+		}
+	}
+	return used
+}
+
+/**
+ * The page as the member's client draws it: its shown properties only, each without what is the
+ * team's (descriptions, the related database's id), options limited to those the member's rows use.
+ */
+export async function pageSummary(reader: PortalReader, page: PortalPageContext): Promise<PortalRows['page']> {
+	const used = await usedOptions(reader, page)
+	const properties = page.shown.map((property): Property => {
+		const { description: _description, relationDatabaseId: _relation, options, groups, ...rest } = property
+		const names = used.get(property.id)
+		if (!names) {
+			return rest
+		}
+		const kept = (options ?? []).filter((option) => names.has(option.name))
+		const keptIds = new Set(kept.map((option) => option.id))
+		return {
+			...rest,
+			options: kept,
+			...(groups
+				? { groups: groups.map((group) => ({ ...group, optionIds: group.optionIds.filter((id) => keptIds.has(id)) })) }
+				: {}),
+		}
+	})
 	return {
 		id: page.page.id,
 		title: page.page.title,
@@ -180,7 +230,7 @@ export function pageSummary(page: PortalPageContext): PortalRows['page'] {
 		coverProperty: page.shown.some((property) => property.id === page.page.coverProperty)
 			? page.page.coverProperty
 			: null,
-		properties: page.shown,
+		properties,
 		filterable: page.page.filterable.filter((id) => page.shown.some((property) => property.id === id)),
 		isSearchable: page.page.isSearchable,
 	}
@@ -213,7 +263,7 @@ export async function listPortalRows(reader: PortalReader, pageId: string, query
 	const rows = found.slice(0, limit)
 	const last = rows.at(-1)
 	return {
-		page: pageSummary(page),
+		page: await pageSummary(reader, page),
 		rows: await toPortalRows(reader, page, rows),
 		nextCursor: found.length > limit && last ? encodeCursor(reader, scope, last.keys) : null,
 		lastSyncedAt: readerLastSyncedAt(reader, [page]),

@@ -98,7 +98,7 @@ export async function portalRowDetail(reader: PortalReader, pageId: string, rowI
 		}
 	}
 	return {
-		page: pageSummary(page),
+		page: await pageSummary(reader, page),
 		row: portalRow as PortalRowDetail['row'],
 		blocks,
 		lastSyncedAt: readerLastSyncedAt(reader, [page]),
