@@ -106,4 +106,19 @@ describe('portal members', () => {
 			`${base}/invitations/m1`,
 		])
 	})
+
+	test('an uploaded CSV is read in the browser and previewed before anything is sent', async () => {
+		const { calls } = withMembers([])
+		const { user } = renderApp(routes, '/portals/portal1/members')
+		const csv = 'Email;Name;Company\n"gus@hooli.com";"Gus ""G"" Ho";"Hooli; Inc."\nbad@;Bad;Hooli'
+		await user.upload(await screen.findByLabelText('CSV file'), new File([csv], 'members.csv', { type: 'text/csv' }))
+		const preview = await screen.findByRole('table', { name: 'Preview of the members to invite' })
+		const rows = within(preview).getAllByRole('row').slice(1)
+		expect(rows.map((row) => row.textContent)).toEqual([
+			'2gus@hooli.comGus "G" HoHooli; Inc.',
+			'3bad@“bad@” is not an e-mail address.BadHooli',
+		])
+		expect(screen.getByRole('button', { name: 'Invite 1 member' })).toBeEnabled()
+		expect(calls.some((call) => call.path.endsWith('/bulk_invite'))).toBe(false)
+	})
 })

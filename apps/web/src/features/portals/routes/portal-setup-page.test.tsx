@@ -157,4 +157,19 @@ describe('portal setup', () => {
 		// The form shows the reset setup: no page left.
 		expect(await screen.findByText('No page yet: add a database below.')).toBeInTheDocument()
 	})
+
+	test('leaving with unsaved changes asks first', async () => {
+		withPortal(makePortal())
+		const { user, router } = renderApp(
+			[...routes, { path: '/portals/:id/members', Component: () => <p>Members here</p> }],
+			'/portals/portal1',
+		)
+		const form = await screen.findByRole('form', { name: 'Portal Acme' })
+		await user.type(within(form).getByRole('textbox', { name: /^Welcome text/ }), 'Hello')
+		await user.click(screen.getByRole('link', { name: 'Members' }))
+		const dialog = await screen.findByRole('alertdialog', { name: 'Leave without saving?' })
+		await user.click(within(dialog).getByRole('button', { name: 'Stay' }))
+		expect(router.state.location.pathname).toBe('/portals/portal1')
+		expect(within(form).getByRole('textbox', { name: /^Welcome text/ })).toHaveValue('Hello')
+	})
 })
