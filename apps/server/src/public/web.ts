@@ -69,7 +69,7 @@ export type PortalHosts = {
  * API (`/api/portal/{slug}`) and builds links under the right base, also on a custom domain where
  * the path says nothing of the slug.
  */
-export function withPortal(html: string, portal: { slug: string; basePath: string }): string {
+function withPortal(html: string, portal: { slug: string; basePath: string }): string {
 	const json = JSON.stringify(portal).replaceAll('<', '\\u003c')
 	return html.replace('</head>', () => `<script type="application/json" id="blocksmith-portal">${json}</script></head>`)
 }

@@ -7,7 +7,7 @@ import { linkClasses } from './ui.tsx'
 // are skipped (with their children), never shown as raw data. Rich text links open in a new tab
 // and only when http(s) or mailto.
 
-export function RichText({ runs }: { runs: PortalBlock['text'] }) {
+function RichText({ runs }: { runs: PortalBlock['text'] }) {
 	if (!runs) {
 		return null
 	}

@@ -12,7 +12,7 @@ function channels(hex: string): [number, number, number] {
 }
 
 /** WCAG relative luminance of a #rrggbb colour. */
-export function luminance(hex: string): number {
+function luminance(hex: string): number {
 	const [r, g, b] = channels(hex).map((channel) => {
 		const c = channel / 255
 		return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
@@ -33,7 +33,7 @@ export function foregroundOn(hex: string): string {
 
 const isHex = (value: string | null | undefined): value is string => !!value && /^#[0-9a-fA-F]{6}$/.test(value)
 
-export function resolveTheme(theme: PortalPublicInfo['theme']): 'light' | 'dark' {
+function resolveTheme(theme: PortalPublicInfo['theme']): 'light' | 'dark' {
 	if (theme !== 'system') {
 		return theme
 	}

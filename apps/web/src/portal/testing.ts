@@ -63,7 +63,7 @@ export const me: PortalMe = {
 	lastSyncedAt: new Date(Date.now() - 5 * 60_000).toISOString(),
 }
 
-export const statusOptions = [
+const statusOptions = [
 	{ id: 'o1', name: 'Planned', color: 'gray' as const },
 	{ id: 'o2', name: 'Active', color: 'blue' as const },
 	{ id: 'o3', name: 'Done', color: 'green' as const },
