@@ -15,13 +15,22 @@ import { workspaceDatabases, workspaceRowContent, workspaceRows, workspaces } fr
 //
 // A run reads at most `contentBatchSize` rows whose content is missing or older than the row
 // (`row_edited_time` < `last_edited_time`: Notion moves a page's edit time when its content
-// changes), newest edits first, and the next sync's run goes on with the rest. So a database
-// flagged later gets all its rows' content over its next syncs (50 rows a sync), while edited
-// rows, being newest, come first. Rows that leave the mirror lose their content with them (the
-// foreign key cascades); a database no longer flagged has its content dropped by its next sync.
+// changes), newest edits first, taking no new row after five minutes; the next sync's run goes
+// on with the rest. So a database flagged later gets all its rows' content over its next syncs
+// (50 rows a sync; `queueContent` starts the first run at once), while edited rows, being
+// newest, come first. Rows that leave the mirror lose their content with them (the foreign key
+// cascades); a database no longer flagged has its content dropped by its next sync. Two runs of
+// one database overlap only when a run outlasts the sync interval; they then read some rows
+// twice, which costs requests but nothing else (each write is a whole row's content).
 
 /** Rows whose content one run reads: at ~3 requests a second per workspace, well under a minute for plain pages. */
 export const contentBatchSize = 50
+
+/**
+ * A run stops taking new rows after this long (the rest wait for the next run): a workspace of
+ * long pages must not hold a worker, nor the workspace's Notion budget, for hours.
+ */
+const runBudgetMs = 5 * 60_000
 
 /** A hosted file's URL that expires within this is not handed out: the browser may still be on its way. */
 const freshForMs = 60_000
@@ -110,8 +119,12 @@ export async function refreshContent(
 		.orderBy(desc(workspaceRows.lastEditedTime), workspaceRows.id)
 		.limit(batchSize + 1)
 	const connector = deps.connectors.for(target.workspace)
+	const deadline = Date.now() + runBudgetMs
 	let read = 0
 	for (const row of stale.slice(0, batchSize)) {
+		if (Date.now() > deadline) {
+			return { read, more: true }
+		}
 		const startedAt = Date.now()
 		let blocks: ContentBlock[] | null
 		try {

@@ -291,23 +291,26 @@ describe('limits', () => {
 		expect(mapped[0]?.children?.[0]?.children?.[0]).toEqual({ type: 'toggle', text: [{ text: 'Level 2' }] })
 	})
 
-	it('columns and a table do not use up depth; child pages are never opened', async () => {
+	it('columns do not use up depth; child pages and templates are never opened', async () => {
 		const tree = new Map<string, NotionBlockTree[]>()
 		const columns = block('column_list')
 		const column = block('column')
 		const toggle = block('toggle', rich('In a column'))
 		const child = block('child_page', { title: 'Sub' })
-		for (const parent of [columns, column, toggle, child]) {
+		const template = block('template', { rich_text: [] })
+		for (const parent of [columns, column, toggle, child, template]) {
 			;(parent as { has_children: boolean }).has_children = true
 		}
-		tree.set('page', [columns, child])
+		tree.set('page', [columns, child, template])
 		tree.set(columns.id, [column])
 		tree.set(column.id, [toggle])
 		tree.set(toggle.id, [block('paragraph', rich('Deep in a column'))])
 		tree.set(child.id, [block('paragraph', rich('Another page'))])
+		tree.set(template.id, [block('paragraph', rich('Template content'))])
 		const { list, calls } = lister(tree)
 		const { blocks } = await readBlockTree('page', list)
 		expect(calls).not.toContain(child.id)
+		expect(calls).not.toContain(template.id)
 		expect(toContentBlocks(blocks)).toEqual([
 			{
 				type: 'toggle',
@@ -315,7 +318,27 @@ describe('limits', () => {
 				children: [{ type: 'paragraph', text: [{ text: 'Deep in a column' }] }],
 			},
 			{ type: 'child_page', text: [{ text: 'Sub' }] },
+			{ type: 'unsupported' },
 		])
+	})
+
+	it('stops at maxRequests listings (a page of many small toggles) and says the content is truncated', async () => {
+		const tree = new Map<string, NotionBlockTree[]>()
+		const toggles = Array.from({ length: 30 }, (_, index) => {
+			const toggle = block('toggle', rich(`T${index}`))
+			;(toggle as { has_children: boolean }).has_children = true
+			tree.set(toggle.id, [block('paragraph', rich(`Inside ${index}`))])
+			return toggle
+		})
+		tree.set('page', toggles)
+		const { list, calls } = lister(tree)
+		const { blocks, truncated } = await readBlockTree('page', list, { ...contentLimits, maxRequests: 10 })
+		expect(calls).toHaveLength(10)
+		expect(truncated).toBe(true)
+		const mapped = toContentBlocks(blocks, { truncated })
+		expect(mapped.filter((item) => item.children)).toHaveLength(9)
+		expect(mapped.at(-1)).toEqual({ type: 'truncated' })
+		expect(contentLimits.maxRequests).toBe(100)
 	})
 
 	it('stops at maxBlocks, across pages of children, and says the content is truncated', async () => {

@@ -23,6 +23,11 @@ export const contentLimits = {
 	maxDepth: 3,
 	/** Blocks read per page, every level together; past it the content ends with `truncated`. */
 	maxBlocks: 1000,
+	/**
+	 * Listings per page (a page of up to 100 children each): a page of many small toggles costs a
+	 * request per toggle, so this bounds one page's share of the workspace's budget (~35 s at 3/s).
+	 */
+	maxRequests: 100,
 	/** Characters of rich text kept per block (and per table cell); the rest is cut with an ellipsis. */
 	maxTextChars: 4000,
 	maxCellChars: 1000,
@@ -38,12 +43,29 @@ type ListChildren = (blockId: string, cursor: string | undefined) => Promise<Lis
 
 /** Blocks that only arrange others: they do not count as a level of depth. */
 const layoutTypes = new Set(['column_list', 'column', 'synced_block', 'table'])
-/** Blocks whose children are another page's content (or a database's rows): never read. */
-const opaqueTypes = new Set(['child_page', 'child_database', 'link_to_page'])
+/**
+ * Blocks whose children the portal draws. Others' children are never read: a child page's are
+ * another page's content, a template's or an unsupported block's would be dropped anyway.
+ */
+const parentTypes = new Set([
+	...layoutTypes,
+	'paragraph',
+	'heading_1',
+	'heading_2',
+	'heading_3',
+	'heading_4',
+	'bulleted_list_item',
+	'numbered_list_item',
+	'quote',
+	'toggle',
+	'to_do',
+	'callout',
+])
 
 /**
  * The page's blocks with their children, read in Notion's pages of 100, depth first, stopping
- * at `maxBlocks` (then `truncated`). Children are read only for blocks above `maxDepth`.
+ * at `maxBlocks` or `maxRequests` (then `truncated`). Children are read only for blocks above
+ * `maxDepth`.
  */
 export async function readBlockTree(
 	pageId: string,
@@ -51,12 +73,18 @@ export async function readBlockTree(
 	limits: Limits = contentLimits,
 ): Promise<{ blocks: NotionBlockTree[]; truncated: boolean }> {
 	let count = 0
+	let requests = 0
 	let truncated = false
 
 	async function children(blockId: string, depth: number): Promise<NotionBlockTree[]> {
 		const out: NotionBlockTree[] = []
 		let cursor: string | undefined
 		do {
+			if (requests >= limits.maxRequests) {
+				truncated = true
+				return out
+			}
+			requests++
 			const response = await list(blockId, cursor)
 			for (const result of response.results) {
 				if (count >= limits.maxBlocks) {
@@ -74,7 +102,7 @@ export async function readBlockTree(
 			if (truncated) {
 				break
 			}
-			if (!block.has_children || opaqueTypes.has(block.type)) {
+			if (!block.has_children || !parentTypes.has(block.type)) {
 				continue
 			}
 			const next = layoutTypes.has(block.type) ? depth : depth + 1
