@@ -1,5 +1,6 @@
 import { and, eq, like, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { insertSamplePortal, memberWithSession, page } from '#src/test/portals.ts'
 import { allRows, expectedRows, setValues, type VisitorWorld, visitorWorld } from '#src/test/portals-visitor.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 import { workspaceDatabases, workspaceRows } from '#src/workspaces/workspaces.schema.ts'
@@ -403,5 +404,73 @@ describe('the rule on many rows', () => {
 				.delete(workspaceRows)
 				.where(and(eq(workspaceRows.databaseId, projects.id), like(workspaceRows.id, 'bulk-%')))
 		}
+	})
+})
+
+describe('every kind of rule, end to end', () => {
+	test('email, person, member and everyone grant what they say; a member lacking what the rule needs sees nothing', async () => {
+		const { clients, projects } = w.databases
+		const { c, p } = w.props
+		const other = await insertSamplePortal(
+			t,
+			w.orgId,
+			{ Projects: projects, Invoices: w.databases.invoices, Clients: clients },
+			{
+				slug: `rules-${Date.now().toString(36)}`,
+				pages: [
+					page({ id: 'by-email', title: 'E', databaseId: clients.id, rule: { kind: 'email', property: c('Email') } }),
+					page({
+						id: 'by-person',
+						title: 'P',
+						databaseId: clients.id,
+						properties: [c('Stage')],
+						rule: { kind: 'person', property: c('Account manager') },
+					}),
+					page({
+						id: 'by-member',
+						title: 'M',
+						databaseId: projects.id,
+						rule: { kind: 'member', property: p('Client') },
+					}),
+					page({
+						id: 'everyone',
+						title: 'All',
+						databaseId: clients.id,
+						properties: [c('Stage')],
+						rule: { kind: 'everyone' },
+					}),
+				],
+			},
+		)
+		const billing = await memberWithSession(t, other, {
+			email: 'Billing@AcmeLtd.example',
+			memberRowId: w.companies.acmeId,
+			personRef: w.owner.userId,
+		})
+		const bare = await memberWithSession(t, other, { email: 'nobody@example.com' })
+		const titles = async (token: string, pageId: string) =>
+			(await allRows(t, `/api/portal/${other.slug}/pages/${pageId}/rows`, token, 3)).map((row) => row.title).sort()
+		const allClients = (await expectedRows(t, clients.id, { kind: 'company_row' }, w.companies.acmeId)).length
+		expect(allClients).toBe(1)
+
+		expect(await titles(billing.token, 'by-email')).toEqual(['Acme Ltd'])
+		// The sample's every client has the owner as account manager.
+		expect((await titles(billing.token, 'by-person')).length).toBe(8)
+		const acmeProjects = await expectedRows(
+			t,
+			projects.id,
+			{ kind: 'company', property: p('Client') },
+			w.companies.acmeId,
+		)
+		expect(await titles(billing.token, 'by-member')).toEqual(acmeProjects.map((row) => row.title).sort())
+		for (const pageId of ['by-email', 'by-person', 'by-member']) {
+			expect(await titles(bare.token, pageId)).toEqual([])
+		}
+		const everyone = await t.request('GET', `/api/portal/${other.slug}/pages/everyone/rows?limit=100`, {
+			token: bare.token,
+		})
+		expect(everyone.body.rows).toHaveLength(8)
+		const stage = everyone.body.page.properties.find((property: { name: string }) => property.name === 'Stage')
+		expect(stage.options.map((option: { name: string }) => option.name)).toEqual(['Lead', 'Active', 'Past'])
 	})
 })

@@ -180,8 +180,9 @@ const optionTypes = new Set(['select', 'status', 'multi_select'])
 async function usedOptions(reader: PortalReader, page: PortalPageContext): Promise<Map<string, Set<string>>> {
 	const properties = page.shown.filter((property) => optionTypes.has(property.type))
 	const used = new Map(properties.map((property) => [property.id, new Set<string>()]))
-	if (properties.length === 0) {
-		return used
+	if (properties.length === 0 || page.page.rule.kind === 'everyone') {
+		// Every row is the member's to see: so is every option (and no scan of the whole database).
+		return new Map()
 	}
 	const parts = properties.map((property) => {
 		const value = sql`(${workspaceRows.values} -> ${property.id}::text)`
@@ -210,7 +211,7 @@ export async function pageSummary(reader: PortalReader, page: PortalPageContext)
 		const { description: _description, relationDatabaseId: _relation, options, groups, ...rest } = property
 		const names = used.get(property.id)
 		if (!names) {
-			return rest
+			return { ...rest, ...(options ? { options } : {}), ...(groups ? { groups } : {}) }
 		}
 		const kept = (options ?? []).filter((option) => names.has(option.name))
 		const keptIds = new Set(kept.map((option) => option.id))
