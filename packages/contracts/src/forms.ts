@@ -327,6 +327,11 @@ export const submitSchema = z.object({
 	respondentToken: z.string().min(16).max(100).optional(),
 	/** The honeypot: a field people never see. Anything in it marks the answer as spam. */
 	website: z.string().max(2000).optional(),
+	/**
+	 * A portal member's signed identity (the `portal` parameter of a form opened from a portal):
+	 * the server links the row to them itself. Refused when ended or forged.
+	 */
+	portalToken: z.string().max(2000).optional(),
 })
 export type Submit = z.infer<typeof submitSchema>
 

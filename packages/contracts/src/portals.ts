@@ -429,3 +429,11 @@ export const portalRowDetailSchema = z.object({
 	lastSyncedAt: z.iso.datetime().nullable(),
 })
 export type PortalRowDetail = z.infer<typeof portalRowDetailSchema>
+
+/** POST /api/portal/{slug}/forms/{formId}/open: the form's public page, carrying the member's identity. */
+export const portalFormOpenSchema = z.object({
+	/** Open it in a frame or a tab: the answer's row is linked to the member by the server. */
+	url: z.string(),
+	expiresAt: z.iso.datetime(),
+})
+export type PortalFormOpen = z.infer<typeof portalFormOpenSchema>

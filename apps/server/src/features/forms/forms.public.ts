@@ -14,6 +14,7 @@ import { verifyPassword } from 'better-auth/crypto'
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm'
 import { blobs } from '#src/core/uploads/uploads.schema.ts'
 import type { Db } from '#src/db/client.ts'
+import { portalFormIdentity } from '#src/features/portals/portals.public.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { enforceRateLimit, type RateLimitRule } from '#src/lib/rate-limit.ts'
 import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
@@ -350,11 +351,42 @@ async function checkAnswer(
 	if (waitMs > 0) {
 		throw new AppError('TOO_FAST', { retryAfter: Math.ceil(waitMs / 1000) })
 	}
-	const { answers, values } = await validateAnswers(deps.db, form, database.properties, input.answers)
+	const identity = input.portalToken ? await portalIdentityOf(deps, form, database, input.portalToken) : null
+	// A member's link is theirs to set, not the page's: any answer to the linking field is replaced.
+	const given = { ...input.answers }
+	for (const field of form.fields) {
+		const link = identity?.values[field.propertyId]
+		if (link) {
+			given[field.id] = link
+		}
+	}
+	const { answers, values } = await validateAnswers(deps.db, form, database.properties, given)
+	Object.assign(values, identity?.values)
 	const isSpam = Boolean(input.website?.trim())
 	const limits = limitsOf(form)
 	const respondentKey = isSpam ? null : respondentKeyOf(form, limits, answers, input.respondentToken)
 	return { answers, values, isSpam, limits, respondentKey }
+}
+
+/** The portal member an answer comes from (issue 18): a 400 on `portalToken` when it no longer stands. */
+async function portalIdentityOf(deps: FormsDeps, form: FormRecord, database: DatabaseRecord, token: string) {
+	const identity = await portalFormIdentity(deps.db, deps.authSecret, {
+		token,
+		formId: form.id,
+		properties: database.properties,
+		now: new Date(),
+	})
+	if (!identity) {
+		throw new AppError('VALIDATION_FAILED', {
+			errors: [
+				{
+					field: 'portalToken',
+					message: 'This form was opened from a portal link that has ended. Open it from the portal again.',
+				},
+			],
+		})
+	}
+	return identity
 }
 
 /** The thank-you the visitor gets: the message with their answers in, or where to go instead. */
@@ -510,12 +542,12 @@ export async function formsOfOrganization(
 	db: Db,
 	organizationId: string,
 	ids: string[],
-): Promise<{ id: string; name: string; databaseId: string | null }[]> {
+): Promise<{ id: string; name: string; databaseId: string | null; isPublished: boolean }[]> {
 	if (ids.length === 0) {
 		return []
 	}
 	return db
-		.select({ id: forms.id, name: forms.name, databaseId: forms.databaseId })
+		.select({ id: forms.id, name: forms.name, databaseId: forms.databaseId, isPublished: forms.published })
 		.from(forms)
 		.where(and(eq(forms.organizationId, organizationId), inArray(forms.id, ids), isNull(forms.deletedAt)))
 }

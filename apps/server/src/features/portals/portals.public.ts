@@ -24,3 +24,5 @@ export async function findPortalByHost(db: Db, host: string | undefined): Promis
 		.limit(1)
 	return found?.isEnabled ? { slug: found.slug } : null
 }
+
+export { readPortalFormIdentity as portalFormIdentity } from './portals.form-identity.ts'
