@@ -244,8 +244,14 @@ function cellOf(input: CellInput, property: Property): PortalCell {
 				: { kind: 'empty' }
 		}
 		case 'formula':
-		case 'rollup':
 			return plainCell(value, property)
+		case 'rollup':
+			// A rollup's list is read through a relation, over every related row, the member's or not:
+			// its texts may be other rows' titles or ids, so only numbers and dates of it are sent.
+			return plainCell(
+				Array.isArray(value) ? value.flat(3).filter((item) => typeof item !== 'string') : value,
+				property,
+			)
 		default:
 			return { kind: 'empty' }
 	}
