@@ -52,7 +52,7 @@ export function formLinkOf(
 	member: { companyRowId: string | null; memberRowId: string | null },
 	property: Property | undefined,
 ): string | null {
-	if (!property || property.type !== 'relation' || !property.relationDatabaseId) {
+	if (property?.type !== 'relation' || !property.relationDatabaseId) {
 		return null
 	}
 	if (property.relationDatabaseId === portal.access.companiesDatabaseId) {
