@@ -154,3 +154,34 @@ export async function updateMember(
 export async function removeMember(tool: WorkspaceTool, memberId: string): Promise<void> {
 	await api(`${base(tool)}/invitations/${encode(memberId)}`, { method: 'DELETE' })
 }
+
+// ---- what else members can do: the team's forms and charts, read here in the little the setup needs
+
+const offerSchema = z.object({
+	id: z.string(),
+	name: z.string(),
+	tool: z.enum(portalTools),
+	databaseId: z.string(),
+	published: z.boolean(),
+})
+export type PortalOffer = z.infer<typeof offerSchema>
+
+/** The organization's forms on `tool`, to offer members (the forms module's list, only what this needs). */
+export function portalFormsQuery(tool: WorkspaceTool) {
+	return queryOptions({
+		queryKey: ['portals', 'offers', 'forms', tool] as const,
+		queryFn: async ({ signal }): Promise<PortalOffer[]> => {
+			const forms = await api('/dashboard/forms', { schema: z.array(offerSchema), signal })
+			return forms.filter((form) => form.tool === tool)
+		},
+	})
+}
+
+/** The organization's charts on `tool`. */
+export function portalChartsQuery(tool: WorkspaceTool) {
+	return queryOptions({
+		queryKey: ['portals', 'offers', 'charts', tool] as const,
+		queryFn: ({ signal }): Promise<PortalOffer[]> =>
+			api(`/dashboard/${tool}_charts/charts`, { schema: z.array(offerSchema), signal }),
+	})
+}

@@ -19,12 +19,13 @@ import {
 import { AccessSection } from './access-section.tsx'
 import { BrandingSection } from './branding-section.tsx'
 import { DangerZone } from './danger-zone.tsx'
+import { ExtrasSection } from './extras-section.tsx'
 import { FreshnessSection } from './freshness-section.tsx'
 import { PagesSection } from './pages-section.tsx'
 
 /** Fields the form shows an error at; anything else is said in a toast. */
 const shownField =
-	/^(name|slug|customDomain|branding\.(logoBlobId|accentColor|backgroundColor|theme|welcome)|access\.(companiesDatabaseId|membersDatabaseId|membersEmailProperty)|pages\.\d+\.(title|rule(\.property|\.kind)?|properties|view|groupBy|coverProperty|sort(\.\d+\.property)?|filterable))$/
+	/^(name|slug|customDomain|branding\.(logoBlobId|accentColor|backgroundColor|theme|welcome)|access\.(companiesDatabaseId|membersDatabaseId|membersEmailProperty)|pages\.\d+\.(title|rule(\.property|\.kind)?|properties|view|groupBy|coverProperty|sort(\.\d+\.property)?|filterable)|rest\.(forms\.\d+\.(formId|linkProperty)|showInvoices|charts\.\d+\.(chartId|pageId)))$/
 
 /** Where a 409 that names no field belongs: a taken address or domain. */
 function conflictField(detail: string): string {
@@ -144,6 +145,7 @@ export function PortalEditor({ portal, onDeleted }: { portal: Portal; onDeleted:
 				<BrandingSection form={form} portal={portal} />
 				<PagesSection form={form} tool={portal.tool} databases={databases.data} isLoading={databases.isPending} />
 				<AccessSection form={form} databases={databases.data} />
+				<ExtrasSection form={form} tool={portal.tool} databases={databases.data} />
 			</form>
 			<FreshnessSection portal={portal} />
 			<DangerZone

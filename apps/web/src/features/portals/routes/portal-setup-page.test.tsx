@@ -13,6 +13,10 @@ const routes = [
 ]
 const setupPath = '/dashboard/local_portal/setup'
 
+function MembersStandIn() {
+	return <p>Members here</p>
+}
+
 function withPortal(
 	portal: Portal,
 	handlers: { onSave?: (body: PortalSetupInput) => Response; onReset?: (body: unknown) => Response } = {},
@@ -40,6 +44,18 @@ function withPortal(
 		}
 		if (call.path === '/dashboard/local_portal/databases/get_job_timer') {
 			return json(emptyTimer)
+		}
+		if (call.path === '/dashboard/forms') {
+			return json([
+				{ id: 'form1', name: 'Request', tool: 'local', databaseId: 'db-projects', published: true },
+				{ id: 'form2', name: 'Draft form', tool: 'local', databaseId: 'db-projects', published: false },
+				{ id: 'form3', name: 'On Notion', tool: 'notion', databaseId: 'n-db', published: true },
+			])
+		}
+		if (call.path === '/dashboard/local_charts/charts') {
+			return json([
+				{ id: 'chart1', name: 'Budget by status', tool: 'local', databaseId: 'db-projects', published: true },
+			])
 		}
 		return undefined
 	})
@@ -161,7 +177,7 @@ describe('portal setup', () => {
 	test('leaving with unsaved changes asks first', async () => {
 		withPortal(makePortal())
 		const { user, router } = renderApp(
-			[...routes, { path: '/portals/:id/members', Component: () => <p>Members here</p> }],
+			[...routes, { path: '/portals/:id/members', Component: MembersStandIn }],
 			'/portals/portal1',
 		)
 		const form = await screen.findByRole('form', { name: 'Portal Acme' })
@@ -171,5 +187,35 @@ describe('portal setup', () => {
 		await user.click(within(dialog).getByRole('button', { name: 'Stay' }))
 		expect(router.state.location.pathname).toBe('/portals/portal1')
 		expect(within(form).getByRole('textbox', { name: /^Welcome text/ })).toHaveValue('Hello')
+	})
+
+	test('members get a form linked to their company, their invoices and a chart of their rows', async () => {
+		const { calls } = withPortal(makePortal())
+		const { user } = renderApp(routes, '/portals/portal1')
+		const extras = await screen.findByRole('region', { name: 'For members' })
+		const addForm = await within(extras).findByRole('combobox', { name: 'Add a form' })
+		// Only the published forms of the portal's tool.
+		expect(
+			within(addForm)
+				.getAllByRole('option')
+				.map((option) => option.textContent),
+		).toEqual(['Choose a published form…', 'Request'])
+		await user.selectOptions(addForm, 'form1')
+		await user.click(within(extras).getByRole('button', { name: 'Add form' }))
+		// The new row is linked to the member's company through the relation to the companies database.
+		expect(within(extras).getByRole('combobox', { name: /^Link the new row to the member/ })).toHaveValue('p-client')
+		await user.click(within(extras).getByRole('switch', { name: /their company’s invoices/ }))
+		await user.selectOptions(within(extras).getByRole('combobox', { name: 'Add a chart' }), 'chart1')
+		await user.click(within(extras).getByRole('button', { name: 'Add chart' }))
+		expect(within(extras).getByRole('list', { name: 'Charts of the portal' })).toHaveTextContent(
+			'Budget by status · rows of Projects',
+		)
+		await user.click(screen.getByRole('button', { name: 'Save' }))
+		await waitFor(() => expect(calls.some((call) => call.path.endsWith('/update_setup'))).toBe(true))
+		expect(calls.find((call) => call.path.endsWith('/update_setup'))?.body).toMatchObject({
+			forms: [{ formId: 'form1', linkProperty: 'p-client' }],
+			showInvoices: true,
+			charts: [{ chartId: 'chart1', pageId: 'projects' }],
+		})
 	})
 })
