@@ -10,7 +10,23 @@ const apiTarget = 'http://localhost:3000'
 export default defineConfig({
 	// Pinned to this folder so the build is the same whether run from here, the repo root or scripts/.
 	root: fileURLToPath(new URL('.', import.meta.url)),
-	plugins: [react(), tailwindcss()],
+	plugins: [
+		react(),
+		tailwindcss(),
+		{
+			// On the dev server, /p/{slug}/… is the portal's page, as the API server answers it
+			// (apps/server/src/public/web.ts); the app reads the slug from the path.
+			name: 'portal-pages',
+			configureServer(server) {
+				server.middlewares.use((req, _res, next) => {
+					if (req.url?.startsWith('/p/')) {
+						req.url = '/portal.html'
+					}
+					next()
+				})
+			},
+		},
+	],
 	build: {
 		outDir: 'dist',
 		// Every browser the app supports has <link rel="modulepreload">; the polyfill would be one
