@@ -172,6 +172,31 @@ function valuesFromUrl(fields: PublicField[], search: string): DraftValues {
 	return values
 }
 
+/**
+ * A portal member's identity, when the form was opened from a client portal (`?portal=`): the
+ * e-mail to prefill and the property the server links to them (its field is left out). Read
+ * without a key, only to show; the server checks the token's signature when the answer comes.
+ */
+type PortalIdentity = { token: string; email: string; lockedPropertyId: string | null }
+
+function portalIdentityFromUrl(search: string): PortalIdentity | null {
+	const token = new URLSearchParams(search).get('portal')
+	if (!token || token.length > 2000) {
+		return null
+	}
+	try {
+		const binary = atob((token.split('.')[0] ?? '').replace(/-/g, '+').replace(/_/g, '/'))
+		const payload = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))))
+		return {
+			token,
+			email: typeof payload.e === 'string' ? payload.e : '',
+			lockedPropertyId: typeof payload.l === 'string' ? payload.l : null,
+		}
+	} catch {
+		return null
+	}
+}
+
 /** A key per filled-in form: the server stores a submit once however often it is retried with it. */
 function newIdempotencyKey(): string {
 	if (typeof crypto.randomUUID === 'function') {
@@ -310,7 +335,13 @@ export function FormView({
 	headingLevel = 1,
 }: FormViewProps) {
 	const isLive = mode === 'live'
-	const fields = useMemo(() => form.fields ?? [], [form.fields])
+	const [portal] = useState(() => (isLive ? portalIdentityFromUrl(window.location.search) : null))
+	// A portal member's link to their company is set by the server: its field is not shown or sent.
+	const fields = useMemo(
+		() =>
+			(form.fields ?? []).filter((field) => !portal?.lockedPropertyId || field.propertyId !== portal.lockedPropertyId),
+		[form.fields, portal],
+	)
 	const baseId = useId()
 	const controlId = (index: number) => `${baseId}-f${index}`
 
@@ -324,6 +355,12 @@ export function FormView({
 			const value = fromUrl[field.id]
 			if (value !== undefined && (!draft || field.hidden || !Object.hasOwn(draft.values ?? {}, field.id))) {
 				values[field.id] = value
+			}
+		}
+		// A portal member's e-mail goes into empty e-mail fields (they may change it).
+		for (const field of fields) {
+			if (portal?.email && field.kind === 'email' && !values[field.id]) {
+				values[field.id] = portal.email
 			}
 		}
 		return {
@@ -497,6 +534,7 @@ export function FormView({
 					...(unlockToken ? { unlockToken } : {}),
 					...(form.oneResponsePer === 'browser' ? { respondentToken: respondentToken(form.id) } : {}),
 					website: honeypot,
+					...(portal ? { portalToken: portal.token } : {}),
 				},
 				{
 					renderTokenReceivedAt: renderToken.current.receivedAt,

@@ -247,3 +247,37 @@ describe('FormView, after a submit', () => {
 		expect(window.localStorage.getItem('blocksmith.form-draft.f1')).toBeNull()
 	})
 })
+
+describe('FormView, opened from a client portal', () => {
+	const fields = [
+		field('name', 'short_text', 'Name', { required: true }),
+		field('email', 'email', 'E-mail'),
+		field('client', 'relation', 'Client', { required: true, relationDatabaseId: 'db1' }),
+	]
+	const tokenFor = (payload: Record<string, unknown>) =>
+		`${btoa(JSON.stringify(payload)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}.signature`
+
+	it('prefills the member’s e-mail, leaves out the field the server links, and sends the identity', async () => {
+		const token = tokenFor({ p: 'p1', m: 'm1', f: 'f1', e: 'ada@acme.example', n: null, l: 'p-client', x: 9e9 })
+		window.history.replaceState(null, '', `/forms/f1?portal=${token}`)
+		const calls = serve()
+		const { user } = renderWithUser(<FormView form={makeForm(fields)} mode="live" />)
+
+		expect(screen.getByLabelText('E-mail')).toHaveValue('ada@acme.example')
+		expect(screen.queryByText('Client')).not.toBeInTheDocument()
+		await user.type(screen.getByLabelText(/^Name/), 'Ada')
+		await user.click(screen.getByRole('button', { name: 'Send' }))
+		expect(await screen.findByText('Thanks!')).toBeInTheDocument()
+		expect(calls[0]?.body?.portalToken).toBe(token)
+		expect(answersOf(calls[0])).toEqual({ name: 'Ada', email: 'ada@acme.example' })
+	})
+
+	it('ignores a token it cannot read and shows the form as usual', async () => {
+		window.history.replaceState(null, '', '/forms/f1?portal=%%%not-base64')
+		const calls = serve()
+		renderWithUser(<FormView form={makeForm(fields)} mode="live" />)
+		expect(screen.getByLabelText('E-mail')).toHaveValue('')
+		expect(screen.getAllByText('Client').length).toBeGreaterThan(0)
+		expect(calls).toHaveLength(0)
+	})
+})
