@@ -134,9 +134,19 @@ function cursorKey(reader: PortalReader) {
 	return deriveKey(reader.deps.authSecret, 'portal-rows-cursor')
 }
 
-/** What a cursor is bound to: this member, this page and this query's order and filters. */
-function cursorScope(reader: PortalReader, pageId: string, query: RowsQuery): string {
-	return [reader.member.memberId, pageId, query.sort ?? '', query.filter ?? '', query.search ?? ''].join('\u0000')
+/**
+ * What a cursor is bound to: this member, this page, this query's order and filters, and the
+ * keys' types (a property retyped between two pages must not have a text cast to a number).
+ */
+function cursorScope(reader: PortalReader, pageId: string, query: RowsQuery, keys: SortKey[]): string {
+	return [
+		reader.member.memberId,
+		pageId,
+		query.sort ?? '',
+		query.filter ?? '',
+		query.search ?? '',
+		keys.map((key) => key.cast).join(','),
+	].join('\u0000')
 }
 
 function encodeCursor(reader: PortalReader, scope: string, values: (string | null)[]): string {
@@ -244,7 +254,7 @@ export async function listPortalRows(reader: PortalReader, pageId: string, query
 		throw invalid('search', 'This page cannot be searched.')
 	}
 	const keys = sortKeys(page, query.sort)
-	const scope = cursorScope(reader, pageId, query)
+	const scope = cursorScope(reader, pageId, query, keys)
 	const after = query.cursor ? afterSql(keys, decodeCursor(reader, scope, query.cursor, keys.length)) : undefined
 	const limit = Math.min(Math.max(query.limit, 1), 100)
 	const found = await reader.deps.db
