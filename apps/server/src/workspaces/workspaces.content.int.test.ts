@@ -200,7 +200,6 @@ describe('page content of mirrored rows', () => {
 		expect(forPortal?.blocks.find((block) => block.type === 'image')).toEqual({
 			type: 'image',
 			url: null,
-			name: 'moodboard.png',
 			fileRef: image?.fileRef,
 			caption: 'Moodboard',
 		})
@@ -302,11 +301,11 @@ describe('page content of mirrored rows', () => {
 	test('an expired hosted file URL is renewed from Notion, kept for the next visitor; other rows and organizations get 404', async () => {
 		const { token, projects, orgId } = await connected()
 		const page = demo.pages.projects[4] ?? ''
-		// Read two hours ago: the image's signed URL expired an hour ago.
+		// Read two hours ago: the file's signed URL expired an hour ago.
 		fake.setClock(Date.now() - 2 * HOUR)
 		fake.setPageContent(page, [
 			paragraph('Attached'),
-			{ type: 'image', image: { file: { name: 'plan.png', content: 'the plan' } } },
+			{ type: 'file', file: { file: { name: 'plan.txt', content: 'the plan' } } },
 			{ type: 'file', file: { external: { url: 'https://files.example.com/terms.pdf' } } },
 		])
 		await flag(projects, true)
@@ -318,17 +317,17 @@ describe('page content of mirrored rows', () => {
 		)
 		fake.useRealClock()
 		const { rowId, blocks } = content.get(page) ?? { rowId: '', blocks: [] }
-		const [, image, external] = blocks
-		expect(external).toEqual({ type: 'file', url: 'https://files.example.com/terms.pdf' })
-		expect(Date.parse(image?.hosted?.expiresAt ?? '')).toBeLessThan(Date.now())
-		const blockId = image?.fileRef?.blockId ?? ''
-		expect((await fetch(image?.hosted?.url ?? '')).status).toBe(403)
+		const [, hostedFile, external] = blocks
+		expect(external).toEqual({ type: 'file', url: 'https://files.example.com/terms.pdf', name: 'terms.pdf' })
+		expect(Date.parse(hostedFile?.hosted?.expiresAt ?? '')).toBeLessThan(Date.now())
+		const blockId = hostedFile?.fileRef?.blockId ?? ''
+		expect((await fetch(hostedFile?.hosted?.url ?? '')).status).toBe(403)
 
 		const deps = t.services.workspaces.deps
 		fake.resetRequests()
 		const fresh = await contentFileUrl(deps, orgId, rowId, blockId)
-		expect(fresh.name).toBe('plan.png')
-		expect(fresh.url).not.toBe(image?.hosted?.url)
+		expect(fresh.name).toBe('plan.txt')
+		expect(fresh.url).not.toBe(hostedFile?.hosted?.url)
 		expect(Date.parse(fresh.expiresAt)).toBeGreaterThan(Date.now() + 30 * 60_000)
 		expect(await (await fetch(fresh.url)).text()).toBe('the plan')
 		expect(fake.requestCount('GET', '/v1/blocks/:id')).toBe(1)

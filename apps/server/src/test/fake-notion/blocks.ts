@@ -16,6 +16,46 @@ const FILE_URL_LIFETIME_MS = 3_600_000
 const FILE_TYPES = new Set(['image', 'file', 'pdf', 'video', 'audio'])
 /** Rich text of a block's own object, turned into the response shape. */
 const RICH_TEXT_KEYS = ['rich_text', 'caption']
+const TEXT_TYPES = new Set([
+	'paragraph',
+	'heading_1',
+	'heading_2',
+	'heading_3',
+	'heading_4',
+	'bulleted_list_item',
+	'numbered_list_item',
+	'quote',
+	'toggle',
+	'to_do',
+	'callout',
+])
+
+/** What Notion always sends in a type's object, where a test leaves it out. */
+function defaultsOf(type: string): JsonObject {
+	const defaults: JsonObject = TEXT_TYPES.has(type) ? { rich_text: [], color: 'default' } : {}
+	if (type.startsWith('heading_')) {
+		defaults.is_toggleable = false
+	}
+	if (type === 'to_do') {
+		defaults.checked = false
+	}
+	if (type === 'callout' || type === 'paragraph') {
+		defaults.icon = null
+	}
+	if (type === 'code') {
+		Object.assign(defaults, { rich_text: [], caption: [], language: 'plain text' })
+	}
+	if (type === 'bookmark' || type === 'embed' || FILE_TYPES.has(type)) {
+		defaults.caption = []
+	}
+	if (type === 'synced_block') {
+		defaults.synced_from = null
+	}
+	if (type === 'table') {
+		Object.assign(defaults, { table_width: 1, has_column_header: false, has_row_header: false })
+	}
+	return defaults
+}
 
 export type BlockInput = JsonObject & { type: string; children?: BlockInput[] }
 
@@ -122,7 +162,7 @@ export class FakeBlockStore {
 		if (!isRecord(input) || typeof input.type !== 'string') {
 			throw validationError(`body failed validation: ${path}.type should be a string.`)
 		}
-		const raw = isRecord(input[input.type]) ? (input[input.type] as JsonObject) : {}
+		const raw = { ...defaultsOf(input.type), ...(isRecord(input[input.type]) ? (input[input.type] as JsonObject) : {}) }
 		const content: JsonObject = { ...raw }
 		for (const key of RICH_TEXT_KEYS) {
 			if (key in raw) {
@@ -136,13 +176,19 @@ export class FakeBlockStore {
 		}
 		let uploadId: string | null = null
 		if (FILE_TYPES.has(input.type)) {
-			content.caption = content.caption ?? []
+			// Only a `file` block carries a name (of the upload, or the link's last segment).
+			let name: unknown = raw.name
 			if (isRecord(raw.file) && typeof raw.file.content === 'string') {
+				name = name ?? raw.file.name
 				uploadId = this.host(String(raw.file.name ?? 'file'), raw.file.content, time)
-				content.name = content.name ?? raw.file.name
 				delete content.file
 			} else if (isRecord(raw.external)) {
 				content.type = 'external'
+				name = name ?? String(raw.external.url).split('/').at(-1)
+			}
+			delete content.name
+			if (input.type === 'file') {
+				content.name = typeof name === 'string' ? name : 'file'
 			}
 		}
 		const id = randomUUID()

@@ -60,6 +60,8 @@ const routeOfMethod: Record<string, string> = {
 	'fileUploads.create': 'POST /v1/file_uploads',
 	'fileUploads.send': 'POST /v1/file_uploads/:id/send',
 	'oauth.token': 'POST /v1/oauth/token',
+	'blocks.children.list': 'GET /v1/blocks/:id/children',
+	'blocks.retrieve': 'GET /v1/blocks/:id',
 }
 
 /** The SDK type each route's successful answer must satisfy (aliases defined in the fixture's prelude). */
@@ -76,10 +78,14 @@ const typeOfRoute: Record<string, string> = {
 	'POST /v1/file_uploads': 'CreateFileUploadResponse',
 	'POST /v1/file_uploads/:id/send': 'SendFileUploadResponse',
 	'POST /v1/oauth/token': 'OauthTokenResponse',
+	'GET /v1/blocks/:id/children': 'BlockChildren',
+	'GET /v1/blocks/:id': 'BlockObjectResponse',
 }
 
 const prelude = `import type {
 	APIErrorCode,
+	BlockObjectResponse,
+	ListBlockChildrenResponse,
 	CreateFileUploadResponse,
 	DataSourceObjectResponse,
 	GetPagePropertyResponse,
@@ -101,6 +107,7 @@ type PageValue =
 type Page = Omit<PageObjectResponse, 'properties'> & { properties: Record<string, PageValue> }
 type PageQuery = Omit<QueryDataSourceResponse, 'results'> & { results: Page[] }
 type DataSourceSearch = Omit<SearchResponse, 'results'> & { results: DataSourceObjectResponse[] }
+type BlockChildren = Omit<ListBlockChildrenResponse, 'results'> & { results: BlockObjectResponse[] }
 type BotUser = Extract<UserObjectResponse, { type: 'bot' }>
 type Bot = Omit<BotUser, 'bot'> & { bot: Exclude<BotUser['bot'], Record<string, never>> }
 /** An error as Notion answers it: one of the SDK's codes, or those Notion documents beside them. */
@@ -308,6 +315,38 @@ beforeAll(async () => {
 	await notion.createRow(invoices, { title: 'x'.repeat(10) }).catch(() => undefined)
 	fake.failNext(1, { status: 400, code: 'validation_error', message: 'Amount is expected to be number.' })
 	await notion.updateRow(invoices, demo.pages.invoices[1] ?? '', { title: 'Refused' }).catch(() => undefined)
+
+	// Page content: the seeded project page, and one with each kind of block the portal draws, past a page of 100.
+	const text = (content: string) => ({ rich_text: [{ text: { content } }] })
+	const second = demo.pages.projects[1] ?? ''
+	fake.setPageContent(second, [
+		...Array.from({ length: 101 }, (_, index) => ({ type: 'paragraph', paragraph: text(`Line ${index}`) })),
+		{ type: 'heading_2', heading_2: text('Heading') },
+		{ type: 'numbered_list_item', numbered_list_item: text('First') },
+		{ type: 'code', code: { ...text('let a = 1'), language: 'typescript' } },
+		{
+			type: 'column_list',
+			column_list: {},
+			children: [{ type: 'column', column: {}, children: [{ type: 'quote', quote: text('Quoted') }] }],
+		},
+		{
+			type: 'table',
+			table: { table_width: 2, has_column_header: true },
+			children: [{ type: 'table_row', table_row: { cells: [text('A').rich_text, text('B').rich_text] } }],
+		},
+		{ type: 'bookmark', bookmark: { url: 'https://example.com' } },
+		{ type: 'embed', embed: { url: 'https://example.com/embed' } },
+		{ type: 'file', file: { external: { url: 'https://files.example.com/terms.pdf' } } },
+		{ type: 'file', file: { file: { name: 'scan.txt', content: 'scan' } } },
+		{ type: 'pdf', pdf: { file: { name: 'plan.pdf', content: 'pdf' } } },
+		{ type: 'child_page', child_page: { title: 'Sub page' } },
+		{ type: 'equation', equation: { expression: 'a^2' } },
+		{ type: 'divider', divider: {} },
+	])
+	const seeded = await notion.readPageContent(demo.pages.projects[0] ?? '')
+	await notion.readPageContent(second)
+	await notion.readContentFile(seeded?.find((block) => block.fileRef)?.fileRef?.blockId ?? '')
+	await notion.readPageContent('no-such-page')
 
 	const redirectUri = 'https://app.example/notion/callback'
 	const authorize = await realFetch(
