@@ -2,7 +2,7 @@ import type { BulkInviteInput, PortalMember } from '@blocksmith/contracts/portal
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
 import { renderApp } from '#src/core/billing/testing.tsx'
-import { json, mockApi } from '#src/test/mock-api.tsx'
+import { json, mockApi, problem } from '#src/test/mock-api.tsx'
 import { makePortal } from '../lib/testing.ts'
 import { PortalMembersPage } from './portal-members-page.tsx'
 
@@ -45,6 +45,16 @@ function withMembers(initial: PortalMember[]) {
 				existing: [],
 				refused: [{ index: 1, email: input.members[1]?.email ?? '', reason: 'No company named Umbrella.' }],
 			})
+		}
+		if (call.path === `${base}/invitations/m1` && call.method === 'PATCH') {
+			const body = call.body as { company?: string | null }
+			if (body.company === 'Nope Inc') {
+				return problem(400, 'VALIDATION_FAILED', 'Some fields are invalid.', [
+					{ field: 'company', message: "No company “Nope Inc” in the portal's companies database." },
+				])
+			}
+			members = members.map((one) => (one.id === 'm1' ? { ...one, companyName: body.company ?? null } : one))
+			return json(members[0])
 		}
 		if (call.path === `${base}/invitations/m1` && call.method === 'DELETE') {
 			members = members.filter((one) => one.id !== 'm1')
@@ -120,5 +130,28 @@ describe('portal members', () => {
 		])
 		expect(screen.getByRole('button', { name: 'Invite 1 member' })).toBeEnabled()
 		expect(calls.some((call) => call.path.endsWith('/bulk_invite'))).toBe(false)
+	})
+
+	test("a member's company is changed in a dialog; an unknown company is said at the field", async () => {
+		const { calls } = withMembers([member({})])
+		const { user } = renderApp(routes, '/portals/portal1/members')
+		const list = await screen.findByRole('list', { name: 'Members' })
+		await user.click(within(list).getByRole('button', { name: 'Edit ana@northwind.com' }))
+		const dialog = await screen.findByRole('dialog', { name: 'Edit ana@northwind.com' })
+		const company = within(dialog).getByRole('textbox', { name: /^Company/ })
+		await user.clear(company)
+		await user.type(company, 'Nope Inc')
+		await user.click(within(dialog).getByRole('button', { name: 'Save' }))
+		await waitFor(() => expect(company).toHaveAccessibleDescription(/No company “Nope Inc”/))
+		await user.clear(company)
+		await user.type(company, 'Contoso')
+		await user.click(within(dialog).getByRole('button', { name: 'Save' }))
+		await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+		expect(await within(list).findByText('Contoso')).toBeInTheDocument()
+		// The name was not changed, the company was: both sent as the API takes them.
+		expect(calls.filter((call) => call.method === 'PATCH').at(-1)?.body).toEqual({
+			name: 'Ana Lima',
+			company: 'Contoso',
+		})
 	})
 })

@@ -218,4 +218,39 @@ describe('portal setup', () => {
 			charts: [{ chartId: 'chart1', pageId: 'projects' }],
 		})
 	})
+
+	test('a custom domain the plan lacks: the field says so and the toast offers the upgrade', async () => {
+		withPortal(makePortal(), {
+			onSave: () =>
+				problem(402, 'PLAN_LIMIT_REACHED', 'A custom domain is not part of your plan. Upgrade to use one.', [
+					{ field: 'customDomain', message: 'A custom domain is not part of your plan.' },
+				]),
+		})
+		const { user, router } = renderApp(routes, '/portals/portal1')
+		const form = await screen.findByRole('form', { name: 'Portal Acme' })
+		const domain = within(form).getByRole('textbox', { name: /^Custom domain/ })
+		await user.type(domain, 'portal.acme.com')
+		await user.click(screen.getByRole('button', { name: 'Save' }))
+		await waitFor(() => expect(domain).toHaveAccessibleDescription(/A custom domain is not part of your plan\./))
+		await user.click(await screen.findByRole('button', { name: 'Upgrade' }))
+		// The domain typed is not saved: leaving for the plans asks first.
+		const leave = await screen.findByRole('alertdialog', { name: 'Leave without saving?' })
+		await user.click(within(leave).getByRole('button', { name: 'Leave without saving' }))
+		await waitFor(() => expect(router.state.location.pathname).toBe('/settings'))
+		expect(router.state.location.search).toContain('dialog=change-plan')
+	})
+
+	test('delete asks first, then goes back to the portals', async () => {
+		const { calls } = withPortal(makePortal())
+		const { user, router } = renderApp(routes, '/portals/portal1')
+		await screen.findByRole('form', { name: 'Portal Acme' })
+		await user.click(screen.getByRole('button', { name: 'Delete…' }))
+		const dialog = await screen.findByRole('alertdialog', { name: 'Delete Acme?' })
+		expect(calls.some((call) => call.method === 'DELETE')).toBe(false)
+		await user.click(within(dialog).getByRole('button', { name: 'Delete portal' }))
+		await waitFor(() => expect(router.state.location.pathname).toBe('/portals'))
+		expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([`${setupPath}/portal1`])
+		// No portal left: the first one is suggested again.
+		expect(await screen.findByRole('form', { name: 'New portal' })).toBeInTheDocument()
+	})
 })
