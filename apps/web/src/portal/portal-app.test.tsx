@@ -281,6 +281,48 @@ describe('the portal app', () => {
 		expect(screen.getByRole('button', { name: 'Change password' })).toBeInTheDocument()
 	})
 
+	it("opens one of the team's forms inside the portal, with the member's identity from the server", async () => {
+		signedIn()
+		at('/p/acme')
+		const formUrl = `${window.location.origin}/forms/f1?portal=signed-identity`
+		const calls = api((call) => {
+			if (call.path === '/api/portal/acme/me') {
+				return json(200, { ...me, forms: [{ id: 'f1', title: 'New request' }] })
+			}
+			return call.path === '/api/portal/acme/forms/f1/open'
+				? json(200, { url: formUrl, expiresAt: new Date(Date.now() + 3_600_000).toISOString() })
+				: undefined
+		})
+		renderApp()
+		const forms = await screen.findByRole('region', { name: 'Forms' })
+		await userEvent.click(within(forms).getByRole('link', { name: 'New request' }))
+		expect(window.location.pathname).toBe('/p/acme/_forms/f1')
+		const frame = await screen.findByTitle('New request')
+		expect(frame).toHaveAttribute('src', formUrl)
+		const open = calls.find((call) => call.path.endsWith('/forms/f1/open'))
+		expect(open?.method).toBe('POST')
+		expect(open?.authorization).toBe(`Bearer ${session.token}`)
+		expect(
+			within(screen.getByRole('navigation', { name: 'Pages' })).getByRole('link', { name: 'New request' }),
+		).toHaveAttribute('aria-current', 'page')
+		// The frame grows with the form's reported height, and only from that frame.
+		const report = (source: MessageEventSource | null, height: number) =>
+			window.dispatchEvent(new MessageEvent('message', { data: { type: 'blocksmith:form-height', height }, source }))
+		report(window, 2000)
+		expect((frame as HTMLIFrameElement).style.height).toBe('480px')
+		report((frame as HTMLIFrameElement).contentWindow, 900)
+		await waitFor(() => expect((frame as HTMLIFrameElement).style.height).toBe('900px'))
+	})
+
+	it('says a form is not here when the portal does not offer it', async () => {
+		signedIn()
+		at('/p/acme/_forms/unknown')
+		const calls = api()
+		renderApp()
+		expect(await screen.findByRole('heading', { name: 'This form is not here' })).toBeInTheDocument()
+		expect(calls.some((call) => call.path.includes('/forms/'))).toBe(false)
+	})
+
 	it('signs out from the member menu', async () => {
 		signedIn()
 		at('/p/acme')

@@ -15,6 +15,7 @@ describe('the portal router', () => {
 			pageId: 'projects',
 			rowId: 'row 1',
 		})
+		expect(parseRoute('/p/acme/_forms/f1', '', base)).toEqual({ name: 'form', formId: 'f1' })
 		expect(parseRoute('/p/acme/a/b/c', '', base)).toEqual({ name: 'not-found' })
 		// The slug as typed in another case is still this portal.
 		expect(parseRoute('/p/ACME/projects', '', base)).toEqual({ name: 'page', pageId: 'projects' })

@@ -9,6 +9,7 @@ export type Route =
 	| { name: 'sign-in'; token: string | null }
 	| { name: 'page'; pageId: string }
 	| { name: 'row'; pageId: string; rowId: string }
+	| { name: 'form'; formId: string }
 	| { name: 'not-found' }
 
 function decode(segment: string): string {
@@ -18,6 +19,8 @@ function decode(segment: string): string {
 		return segment
 	}
 }
+
+export const formsSegment = '_forms'
 
 /** What a location inside the portal shows; `basePath` is stripped first. */
 export function parseRoute(pathname: string, search: string, basePath: string): Route {
@@ -32,6 +35,10 @@ export function parseRoute(pathname: string, search: string, basePath: string): 
 	}
 	if (segments.length === 1 && segments[0] === 'sign-in') {
 		return { name: 'sign-in', token: new URLSearchParams(search).get('token') }
+	}
+	// `_forms` can never be a page: page ids are lowercase letters, digits and dashes.
+	if (segments.length === 2 && segments[0] === formsSegment) {
+		return { name: 'form', formId: segments[1] as string }
 	}
 	if (segments.length === 1) {
 		return { name: 'page', pageId: segments[0] as string }

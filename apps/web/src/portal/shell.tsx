@@ -1,9 +1,10 @@
 import type { PortalMe } from '@blocksmith/contracts/portals.ts'
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { FormView } from './form-view.tsx'
 import { PageView } from './page-view.tsx'
 import { PortalApiError } from './portal-api.ts'
 import { updatedAgo, usePortal, useResource } from './portal-context.tsx'
-import { Link, portalHref, type Route } from './router.tsx'
+import { formsSegment, Link, portalHref, type Route } from './router.tsx'
 import { RowPage } from './row-page.tsx'
 import { buttonClasses, cardClasses, inputClasses, Loading, Message, Notice, secondaryButtonClasses } from './ui.tsx'
 
@@ -22,13 +23,24 @@ export function Shell({ route }: { route: Route }) {
 		return <Message title="This portal could not be loaded">{me.error.message}</Message>
 	}
 	const { pages } = me.data
-	const activePage = route.name === 'page' || route.name === 'row' ? route.pageId : null
+	const active =
+		route.name === 'page' || route.name === 'row'
+			? portalHref(basePath, route.pageId)
+			: route.name === 'form'
+				? portalHref(basePath, formsSegment, route.formId)
+				: null
+	const navItems = [
+		...pages.map((page) => ({ href: portalHref(basePath, page.id), title: page.title })),
+		...me.data.forms.map((form) => ({ href: portalHref(basePath, formsSegment, form.id), title: form.title })),
+	]
 
 	let content: ReactNode
 	if (route.name === 'page') {
 		content = <PageView key={route.pageId} pageId={route.pageId} />
 	} else if (route.name === 'row') {
 		content = <RowPage key={`${route.pageId}/${route.rowId}`} pageId={route.pageId} rowId={route.rowId} />
+	} else if (route.name === 'form') {
+		content = <FormView key={route.formId} formId={route.formId} me={me.data} />
 	} else if (route.name === 'home') {
 		content = <Home me={me.data} />
 	} else {
@@ -55,14 +67,14 @@ export function Shell({ route }: { route: Route }) {
 					</Link>
 					<nav aria-label="Pages" className="order-3 w-full overflow-x-auto sm:order-none sm:w-auto sm:flex-1">
 						<ul className="flex gap-1">
-							{pages.map((page) => (
-								<li key={page.id}>
+							{navItems.map((item) => (
+								<li key={item.href}>
 									<Link
-										href={portalHref(basePath, page.id)}
-										aria-current={page.id === activePage ? 'page' : undefined}
+										href={item.href}
+										aria-current={item.href === active ? 'page' : undefined}
 										className="block whitespace-nowrap rounded-md px-3 py-1.5 text-sm text-muted-foreground hover:bg-accent hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring aria-[current=page]:bg-accent aria-[current=page]:font-medium aria-[current=page]:text-foreground"
 									>
-										{page.title}
+										{item.title}
 									</Link>
 								</li>
 							))}
@@ -92,23 +104,45 @@ function Home({ me }: { me: PortalMe }) {
 				{me.member.companyName ? <p className="text-sm text-muted-foreground">{me.member.companyName}</p> : null}
 			</div>
 			{info.welcome ? <p className="max-w-prose whitespace-pre-line">{info.welcome}</p> : null}
-			{me.pages.length === 0 ? (
+			{me.pages.length === 0 && me.forms.length === 0 ? (
 				<p className="text-muted-foreground">Nothing is shared with you yet.</p>
 			) : (
-				<ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-					{me.pages.map((page) => (
-						<li key={page.id}>
-							<Link
-								href={portalHref(basePath, page.id)}
-								className={`${cardClasses} block p-4 font-medium hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring`}
-							>
-								{page.title}
-							</Link>
-						</li>
-					))}
-				</ul>
+				<Cards items={me.pages.map((page) => ({ href: portalHref(basePath, page.id), title: page.title }))} />
 			)}
+			{me.forms.length > 0 ? (
+				<section aria-labelledby="portal-forms" className="space-y-3">
+					<h2 id="portal-forms" className="text-lg font-semibold">
+						Forms
+					</h2>
+					<Cards
+						items={me.forms.map((form) => ({
+							href: portalHref(basePath, formsSegment, form.id),
+							title: form.title,
+						}))}
+					/>
+				</section>
+			) : null}
 		</div>
+	)
+}
+
+function Cards({ items }: { items: { href: string; title: string }[] }) {
+	if (items.length === 0) {
+		return null
+	}
+	return (
+		<ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+			{items.map((item) => (
+				<li key={item.href}>
+					<Link
+						href={item.href}
+						className={`${cardClasses} block p-4 font-medium hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring`}
+					>
+						{item.title}
+					</Link>
+				</li>
+			))}
+		</ul>
 	)
 }
 
