@@ -108,8 +108,15 @@ describe('the read-only blocks of a row page', () => {
 				blocks={[
 					{ type: 'unsupported', text: text('Secret sync'), children: [{ type: 'paragraph', text: text('Inner') }] },
 					{ type: 'some_future_type', text: text('Future') },
-					// A file Notion hosts has no link of its own: its name, never a broken link.
+					// A file without a link: its name, never a broken link.
 					{ type: 'file', url: null, fileRef: { blockId: 'b1' }, name: 'contract.pdf' },
+					// A file Notion hosts, behind the portal's signed link.
+					{
+						type: 'pdf',
+						url: '/api/portal/acme/pages/p/rows/r/content/b2?sig=x',
+						fileRef: { blockId: 'b2' },
+						name: 'plan.pdf',
+					},
 					{ type: 'paragraph', text: text('Shown') },
 				]}
 			/>,
@@ -119,5 +126,9 @@ describe('the read-only blocks of a row page', () => {
 		expect(screen.queryByText('Inner')).toBeNull()
 		expect(screen.queryByText('Future')).toBeNull()
 		expect(screen.getByText('contract.pdf').closest('a')).toBeNull()
+		expect(screen.getByRole('link', { name: 'plan.pdf' })).toHaveAttribute(
+			'href',
+			'/api/portal/acme/pages/p/rows/r/content/b2?sig=x',
+		)
 	})
 })

@@ -162,8 +162,8 @@ function Block({ block }: { block: PortalBlock }): ReactNode {
 		case 'pdf':
 		case 'video':
 		case 'audio': {
-			// A file Notion hosts (`fileRef`) has no link the member can open yet: its name alone.
-			const href = safeHref(block.url)
+			// A file Notion hosts comes as the portal's own signed link (a path here); others as http(s).
+			const href = safeSrc(block.url)
 			const name = block.name || block.caption || href || 'File'
 			return href ? (
 				<a href={href} target="_blank" rel="noopener noreferrer" className={`${linkClasses} underline`}>
