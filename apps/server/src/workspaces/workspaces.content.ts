@@ -17,14 +17,14 @@ import { workspaceDatabases, workspaceRowContent, workspaceRows, workspaces } fr
 // (`row_edited_time` < `last_edited_time`: Notion moves a page's edit time when its content
 // changes), newest edits first, taking no new row after five minutes; the next sync's run goes
 // on with the rest. So a database flagged later gets all its rows' content over its next syncs
-// (50 rows a sync; `queueContent` starts the first run at once), while edited rows, being
-// newest, come first. Rows that leave the mirror lose their content with them (the foreign key
+// (50 rows a sync; a job sent to `deps.queues.content` starts one at once), while edited rows,
+// being newest, come first. Rows that leave the mirror lose their content with them (the foreign key
 // cascades); a database no longer flagged has its content dropped by its next sync. Two runs of
 // one database overlap only when a run outlasts the sync interval; they then read some rows
 // twice, which costs requests but nothing else (each write is a whole row's content).
 
 /** Rows whose content one run reads: at ~3 requests a second per workspace, well under a minute for plain pages. */
-export const contentBatchSize = 50
+const contentBatchSize = 50
 
 /**
  * A run stops taking new rows after this long (the rest wait for the next run): a workspace of
@@ -55,14 +55,6 @@ export function createContentQueue(deps: () => WorkspaceDeps): JobQueue<{ databa
 }
 
 /**
- * Reads a flagged database's content now rather than after its next sync (the portal's setup
- * calls it when it sets the flag): the first run is queued at once.
- */
-export async function queueContent(deps: WorkspaceDeps, databaseId: string): Promise<void> {
-	await deps.jobs.send(deps.queues.content, { databaseId })
-}
-
-/**
  * After a successful sync: a flagged database's content is brought up to date in a job of its
  * own; an unflagged one's content, if any is left from when it was flagged, is dropped.
  */
@@ -71,7 +63,7 @@ export async function afterSync(
 	database: { id: string; organizationId: string; mirrorContent: boolean },
 ): Promise<void> {
 	if (database.mirrorContent) {
-		await queueContent(deps, database.id)
+		await deps.jobs.send(deps.queues.content, { databaseId: database.id })
 		return
 	}
 	// Through the organization's content (usually none at all), not the database's every row.
