@@ -32,9 +32,9 @@ import { createInvoiceVisitorRoutes } from './features/invoices/invoices.visitor
 import { createInvoiceWorkspaceRoutes } from './features/invoices/invoices.workspace.routes.ts'
 import { createPortalAuthRoutes } from './features/portals/portals.auth.routes.ts'
 import { createPortalBrandRoutes } from './features/portals/portals.brand.routes.ts'
-import { createPortalFormRoutes } from './features/portals/portals.forms.routes.ts'
 import { createPortalMemberRoutes } from './features/portals/portals.members.routes.ts'
 import { createPortals, type Portals } from './features/portals/portals.module.ts'
+import { createPortalModuleRoutes } from './features/portals/portals.modules.routes.ts'
 import { findPortalByHost } from './features/portals/portals.public.ts'
 import { createPortalSetupRoutes } from './features/portals/portals.setup.routes.ts'
 import { createPortalVisitorRoutes } from './features/portals/portals.visitor.routes.ts'
@@ -315,7 +315,7 @@ export function createApp(services: AppServices) {
 	app.route('/', createPortalBrandRoutes({ portals: services.portals.deps }))
 	app.route('/', createPortalAuthRoutes({ portals: services.portals.deps }))
 	app.route('/', createPortalVisitorRoutes({ portals: services.portals.deps }))
-	app.route('/', createPortalFormRoutes({ portals: services.portals.deps }))
+	app.route('/', createPortalModuleRoutes({ portals: services.portals.deps }))
 	app.route('/', createInvoiceRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createInvoiceTemplateRoutes({ auth, invoices: services.invoices.deps }))
 	app.route('/', createInvoiceWorkspaceRoutes({ auth, invoices: services.invoices.deps }))

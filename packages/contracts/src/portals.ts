@@ -437,3 +437,24 @@ export const portalFormOpenSchema = z.object({
 	expiresAt: z.iso.datetime(),
 })
 export type PortalFormOpen = z.infer<typeof portalFormOpenSchema>
+
+/** GET /api/portal/{slug}/invoices: the member's company's invoices, each opened and paid on its own page. */
+export const portalInvoiceSchema = z.object({
+	id: z.string(),
+	kind: z.enum(['invoice', 'credit_note']),
+	number: z.string(),
+	/** finalized, sent, partially_paid, paid or void (drafts are never listed). */
+	status: z.string(),
+	isOverdue: z.boolean(),
+	issueDate: z.string(),
+	dueDate: z.string().nullable(),
+	currency: z.string(),
+	/** Formatted for reading ("$1,190.00"); `dueMinor` is the exact amount left, in minor units. */
+	total: z.string(),
+	due: z.string(),
+	dueMinor: z.number().int(),
+	/** The invoice's own page: view, download the PDF, pay online when the team takes payments. */
+	url: z.string(),
+})
+export const portalInvoicesSchema = z.object({ invoices: z.array(portalInvoiceSchema) })
+export type PortalInvoices = z.infer<typeof portalInvoicesSchema>
