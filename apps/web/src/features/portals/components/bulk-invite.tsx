@@ -150,7 +150,11 @@ export function BulkInvite({ portal }: { portal: Portal }) {
 				onClick={() => invite.mutate()}
 			>
 				{invite.isPending ? null : <Send aria-hidden />}
-				{ready.length === 1 ? 'Invite 1 member' : `Invite ${ready.length} members`}
+				{ready.length === 0
+					? 'Invite members'
+					: ready.length === 1
+						? 'Invite 1 member'
+						: `Invite ${ready.length} members`}
 			</Button>
 			{result ? <InviteResult answer={result} sendEmails={sendEmails} /> : null}
 		</Section>
