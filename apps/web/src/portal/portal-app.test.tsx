@@ -77,7 +77,7 @@ describe('the portal app', () => {
 		const calls = api((call) => (call.path.endsWith('/auth/magic_link') ? json(202, null) : undefined))
 		renderApp()
 		expect(await screen.findByRole('heading', { name: 'Sign in to Acme Studio' })).toBeInTheDocument()
-		expect(document.title).toBe('Acme Studio')
+		expect(document.title).toBe('Sign in · Acme Studio')
 		expect(document.documentElement.style.getPropertyValue('--portal-accent')).toBe('#16a34a')
 		expect(document.querySelector('meta[name="theme-color"]')).toHaveAttribute('content', '#16a34a')
 		expect(document.documentElement.classList.contains('dark')).toBe(false)
@@ -206,6 +206,11 @@ describe('the portal app', () => {
 		expect(await screen.findByRole('link', { name: 'Third project' })).toBeInTheDocument()
 		expect(screen.getByRole('link', { name: 'Website redesign' })).toBeInTheDocument()
 		expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull()
+		await userEvent.click(screen.getByRole('link', { name: 'Acme Studio' }))
+		expect(await screen.findByRole('heading', { name: 'Welcome, Ana' })).toBeInTheDocument()
+		expect(document.title).toBe('Acme Studio')
+		await userEvent.click(within(nav).getByRole('link', { name: 'Projects' }))
+		expect(await screen.findByRole('link', { name: 'Website redesign' })).toBeInTheDocument()
 		await userEvent.selectOptions(screen.getByLabelText('Status'), 'Active')
 		await waitFor(() =>
 			expect(calls.at(-1)?.url.searchParams.get('filter')).toBe(

@@ -1,6 +1,6 @@
 import type { PortalPublicInfo, PortalSession } from '@blocksmith/contracts/portals.ts'
 import { useCallback, useEffect, useMemo, useState } from 'react'
-import { applyBranding, setTitle, watchSystemTheme } from './branding.ts'
+import { applyBranding, watchSystemTheme } from './branding.ts'
 import { PortalApiError, portalRequest, readSession, writeSession } from './portal-api.ts'
 import { PortalContext, type PortalContextValue, useResource } from './portal-context.tsx'
 import { navigate, parseRoute, useLocation } from './router.tsx'
@@ -42,8 +42,8 @@ export function PortalApp({
 		if (!portalInfo) {
 			return
 		}
+		// The title is each page's own (sign-in, home, a page, a row).
 		applyBranding(portalInfo)
-		setTitle(portalInfo.name)
 		return portalInfo.theme === 'system' ? watchSystemTheme(() => applyBranding(portalInfo)) : undefined
 	}, [portalInfo])
 

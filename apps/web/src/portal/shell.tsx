@@ -1,5 +1,6 @@
 import type { PortalMe } from '@blocksmith/contracts/portals.ts'
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { setTitle } from './branding.ts'
 import { FormView } from './form-view.tsx'
 import { PageView } from './page-view.tsx'
 import { PortalApiError } from './portal-api.ts'
@@ -97,6 +98,7 @@ export function Shell({ route }: { route: Route }) {
 
 function Home({ me }: { me: PortalMe }) {
 	const { basePath, info } = usePortal()
+	useEffect(() => setTitle(info.name), [info.name])
 	return (
 		<div className="space-y-6">
 			<div>

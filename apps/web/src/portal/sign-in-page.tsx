@@ -1,5 +1,6 @@
 import type { PortalSession } from '@blocksmith/contracts/portals.ts'
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { setTitle } from './branding.ts'
 import { PortalApiError, portalRequest } from './portal-api.ts'
 import { usePortal } from './portal-context.tsx'
 import { navigate } from './router.tsx'
@@ -34,6 +35,8 @@ export function SignInPage({ token, notice = null }: { token: string | null; not
 	const verified = useRef<string | null>(null)
 	const emailId = useId()
 	const passwordId = useId()
+
+	useEffect(() => setTitle('Sign in', info.name), [info.name])
 
 	useEffect(() => {
 		if (!token || verified.current === token) {
