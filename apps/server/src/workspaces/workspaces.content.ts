@@ -66,7 +66,15 @@ export async function afterSync(
 		await deps.jobs.send(deps.queues.content, { databaseId: database.id })
 		return
 	}
-	// Through the organization's content (usually none at all), not the database's every row.
+	// Most organizations have no content at all: then the database's rows are not looked through.
+	const [any] = await deps.db
+		.select({ rowId: workspaceRowContent.rowId })
+		.from(workspaceRowContent)
+		.where(eq(workspaceRowContent.organizationId, database.organizationId))
+		.limit(1)
+	if (!any) {
+		return
+	}
 	await deps.db
 		.delete(workspaceRowContent)
 		.where(
