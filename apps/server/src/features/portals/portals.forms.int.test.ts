@@ -68,6 +68,8 @@ function tokenOf(url: string): string {
 describe('forms in a portal', () => {
 	test('the answer’s row is linked to the member’s company, whatever the page sent', async () => {
 		const { owner, form, portal, member, acme, globex, enquiries, clientProperty } = await setUp()
+		const me = await t.request('GET', `/api/portal/${portal.slug}/me`, { token: member.token })
+		expect(me.body.forms).toEqual([{ id: form.id, title: form.name }])
 		const opened = await open(portal.slug, form.id, member.token)
 		expect(opened.status).toBe(200)
 		expect(opened.body.url).toMatch(new RegExp(`/forms/${form.id}\\?portal=`))
@@ -145,5 +147,7 @@ describe('forms in a portal', () => {
 		})
 		expect(unpublished.status).toBe(200)
 		expect((await open(portal.slug, form.id, member.token)).status).toBe(404)
+		// An unpublished form is not offered either.
+		expect((await t.request('GET', `/api/portal/${portal.slug}/me`, { token: member.token })).body.forms).toEqual([])
 	})
 })

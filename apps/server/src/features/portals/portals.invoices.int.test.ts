@@ -68,7 +68,10 @@ describe('invoices in a portal', () => {
 
 		// Off until the setup shows invoices.
 		expect((await list(ada.token)).status).toBe(404)
+		const me = (token: string) => t.request('GET', `/api/portal/${portal.slug}/me`, { token })
+		expect((await me(ada.token)).body.hasInvoices).toBe(false)
 		await t.db.update(portals).set({ showInvoices: true }).where(eq(portals.id, portal.id))
+		expect((await me(ada.token)).body.hasInvoices).toBe(true)
 
 		const seen = await list(ada.token)
 		expect(seen.status).toBe(200)

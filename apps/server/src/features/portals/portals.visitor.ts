@@ -10,6 +10,7 @@ import { readRowContent } from '#src/workspaces/workspaces.content.ts'
 import { workspaceRows } from '#src/workspaces/workspaces.schema.ts'
 import { toPortalRows } from './portals.cells.ts'
 import { contentFileLink } from './portals.files.ts'
+import { portalForms } from './portals.forms.ts'
 import { portalLastSyncedAt } from './portals.freshness.ts'
 import { type PortalReader, readerLastSyncedAt, readGrantedRow } from './portals.reader.ts'
 import { pageSummary } from './portals.rows.ts'
@@ -48,10 +49,10 @@ export async function portalMe(reader: PortalReader): Promise<PortalMe> {
 			hasPassword: member.hasPassword,
 		},
 		pages: [...reader.pages.values()].map(({ page }) => ({ id: page.id, title: page.title, view: page.view })),
-		// Forms, charts and invoices in the portal come with the next piece of work (issue 18 item 5).
-		forms: [],
+		forms: await portalForms(reader.deps, reader.portal),
+		// Published charts filtered to the member's rows come with the next piece of work (issue 18 item 5).
 		charts: [],
-		hasInvoices: false,
+		hasInvoices: reader.portal.showInvoices && reader.portal.access.companiesDatabaseId !== null,
 		lastSyncedAt: (await portalLastSyncedAt(reader.deps, reader.portal))?.toISOString() ?? null,
 	}
 }
