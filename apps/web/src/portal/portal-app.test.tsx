@@ -328,6 +328,63 @@ describe('the portal app', () => {
 		expect(calls.some((call) => call.path.includes('/forms/'))).toBe(false)
 	})
 
+	it("lists the company's invoices when the portal shows them, each opening its own page", async () => {
+		signedIn()
+		at('/p/acme')
+		api((call) => {
+			if (call.path === '/api/portal/acme/me') {
+				return json(200, { ...me, hasInvoices: true })
+			}
+			return call.path === '/api/portal/acme/invoices'
+				? json(200, {
+						invoices: [
+							{
+								id: 'i1',
+								kind: 'invoice',
+								number: 'INV-2026-0007',
+								status: 'sent',
+								isOverdue: true,
+								issueDate: '2026-10-01',
+								dueDate: '2026-10-31',
+								currency: 'USD',
+								total: '$1,190.00',
+								due: '$1,190.00',
+								dueMinor: 119000,
+								url: 'http://localhost:3000/i/public-token',
+							},
+							{
+								id: 'i2',
+								kind: 'credit_note',
+								number: 'CN-2026-0001',
+								status: 'paid',
+								isOverdue: false,
+								issueDate: '2026-09-01',
+								dueDate: null,
+								currency: 'USD',
+								total: '-$100.00',
+								due: '$0.00',
+								dueMinor: 0,
+								url: 'javascript:alert(1)',
+							},
+						],
+					})
+				: undefined
+		})
+		renderApp()
+		const nav = await screen.findByRole('navigation', { name: 'Pages' })
+		await userEvent.click(within(nav).getByRole('link', { name: 'Billing' }))
+		const invoice = await screen.findByRole('link', { name: 'INV-2026-0007' })
+		expect(invoice).toHaveAttribute('href', 'http://localhost:3000/i/public-token')
+		expect(invoice).toHaveAttribute('target', '_blank')
+		const row = invoice.closest('tr') as HTMLElement
+		expect(within(row).getByText('Overdue')).toBeInTheDocument()
+		expect(within(row).getAllByText('$1,190.00')).toHaveLength(2)
+		// A link that is not http(s) is the number alone.
+		expect(screen.getByText('Credit note CN-2026-0001').closest('a')).toBeNull()
+		expect(screen.getByText('Paid')).toBeInTheDocument()
+		expect(window.location.pathname).toBe('/p/acme/_invoices')
+	})
+
 	it('signs out from the member menu', async () => {
 		signedIn()
 		at('/p/acme')

@@ -10,6 +10,7 @@ export type Route =
 	| { name: 'page'; pageId: string }
 	| { name: 'row'; pageId: string; rowId: string }
 	| { name: 'form'; formId: string }
+	| { name: 'invoices' }
 	| { name: 'not-found' }
 
 function decode(segment: string): string {
@@ -21,6 +22,7 @@ function decode(segment: string): string {
 }
 
 export const formsSegment = '_forms'
+export const invoicesSegment = '_invoices'
 
 /** What a location inside the portal shows; `basePath` is stripped first. */
 export function parseRoute(pathname: string, search: string, basePath: string): Route {
@@ -36,7 +38,10 @@ export function parseRoute(pathname: string, search: string, basePath: string): 
 	if (segments.length === 1 && segments[0] === 'sign-in') {
 		return { name: 'sign-in', token: new URLSearchParams(search).get('token') }
 	}
-	// `_forms` can never be a page: page ids are lowercase letters, digits and dashes.
+	// `_forms` and `_invoices` can never be pages: page ids are lowercase letters, digits and dashes.
+	if (segments.length === 1 && segments[0] === invoicesSegment) {
+		return { name: 'invoices' }
+	}
 	if (segments.length === 2 && segments[0] === formsSegment) {
 		return { name: 'form', formId: segments[1] as string }
 	}

@@ -2,10 +2,11 @@ import type { PortalMe } from '@blocksmith/contracts/portals.ts'
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { setTitle } from './branding.ts'
 import { FormView } from './form-view.tsx'
+import { billingTitle, InvoicesView } from './invoices-view.tsx'
 import { PageView } from './page-view.tsx'
 import { PortalApiError } from './portal-api.ts'
 import { updatedAgo, usePortal, useResource } from './portal-context.tsx'
-import { formsSegment, Link, portalHref, type Route } from './router.tsx'
+import { formsSegment, invoicesSegment, Link, portalHref, type Route } from './router.tsx'
 import { RowPage } from './row-page.tsx'
 import { buttonClasses, cardClasses, inputClasses, Loading, Message, Notice, secondaryButtonClasses } from './ui.tsx'
 
@@ -29,9 +30,12 @@ export function Shell({ route }: { route: Route }) {
 			? portalHref(basePath, route.pageId)
 			: route.name === 'form'
 				? portalHref(basePath, formsSegment, route.formId)
-				: null
+				: route.name === 'invoices'
+					? portalHref(basePath, invoicesSegment)
+					: null
 	const navItems = [
 		...pages.map((page) => ({ href: portalHref(basePath, page.id), title: page.title })),
+		...(me.data.hasInvoices ? [{ href: portalHref(basePath, invoicesSegment), title: billingTitle }] : []),
 		...me.data.forms.map((form) => ({ href: portalHref(basePath, formsSegment, form.id), title: form.title })),
 	]
 
@@ -40,6 +44,12 @@ export function Shell({ route }: { route: Route }) {
 		content = <PageView key={route.pageId} pageId={route.pageId} />
 	} else if (route.name === 'row') {
 		content = <RowPage key={`${route.pageId}/${route.rowId}`} pageId={route.pageId} rowId={route.rowId} />
+	} else if (route.name === 'invoices') {
+		content = me.data.hasInvoices ? (
+			<InvoicesView />
+		) : (
+			<Message title="Nothing here">This portal does not show invoices.</Message>
+		)
 	} else if (route.name === 'form') {
 		content = <FormView key={route.formId} formId={route.formId} me={me.data} />
 	} else if (route.name === 'home') {
@@ -106,10 +116,15 @@ function Home({ me }: { me: PortalMe }) {
 				{me.member.companyName ? <p className="text-sm text-muted-foreground">{me.member.companyName}</p> : null}
 			</div>
 			{info.welcome ? <p className="max-w-prose whitespace-pre-line">{info.welcome}</p> : null}
-			{me.pages.length === 0 && me.forms.length === 0 ? (
+			{me.pages.length === 0 && me.forms.length === 0 && !me.hasInvoices ? (
 				<p className="text-muted-foreground">Nothing is shared with you yet.</p>
 			) : (
-				<Cards items={me.pages.map((page) => ({ href: portalHref(basePath, page.id), title: page.title }))} />
+				<Cards
+					items={[
+						...me.pages.map((page) => ({ href: portalHref(basePath, page.id), title: page.title })),
+						...(me.hasInvoices ? [{ href: portalHref(basePath, invoicesSegment), title: billingTitle }] : []),
+					]}
+				/>
 			)}
 			{me.forms.length > 0 ? (
 				<section aria-labelledby="portal-forms" className="space-y-3">
