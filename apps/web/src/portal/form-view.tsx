@@ -61,15 +61,10 @@ export function FormView({ formId, me }: { formId: string; me: PortalMe }) {
 		return <Loading label="Opening the form…" />
 	}
 	return (
-		<div className="mx-auto max-w-3xl space-y-4">
-			<h1 className="text-2xl font-semibold">{form.title}</h1>
-			<iframe
-				ref={frame}
-				src={href}
-				title={form.title}
-				style={{ height }}
-				className="w-full rounded-lg border border-border bg-background"
-			/>
+		<div className="mx-auto max-w-3xl">
+			{/* The form shows its own title inside the frame; this one names the portal's page. */}
+			<h1 className="sr-only">{form.title}</h1>
+			<iframe ref={frame} src={href} title={form.title} style={{ height }} className="w-full border-0" />
 		</div>
 	)
 }
