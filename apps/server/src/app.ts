@@ -174,6 +174,7 @@ export function createServices(options: {
 		storage,
 		rateLimits: config.rateLimits,
 		workspaces,
+		charts: charts.deps,
 		subscriptions,
 	})
 	return {

@@ -458,3 +458,15 @@ export const portalInvoiceSchema = z.object({
 })
 export const portalInvoicesSchema = z.object({ invoices: z.array(portalInvoiceSchema) })
 export type PortalInvoices = z.infer<typeof portalInvoicesSchema>
+
+/** GET /api/portal/{slug}/charts/{chartId}: a published chart over only the member's rows, drawn. */
+export const portalChartSchema = z.object({
+	id: z.string(),
+	name: z.string(),
+	/** The drawing, made on the server (no script). */
+	svg: z.string(),
+	/** How many of the member's rows the figures count. */
+	rowCount: z.number().int(),
+	dataUpdatedAt: z.string().nullable(),
+})
+export type PortalChart = z.infer<typeof portalChartSchema>

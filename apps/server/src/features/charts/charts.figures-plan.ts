@@ -23,7 +23,13 @@ import { chartRefs, currentProjection } from './charts.projection.ts'
 // reference that no longer resolves is a programming error here.
 
 /** Whether figures may read the typed projection, and whether they found it missing or behind. */
-export type ProjectionRead = { useProjection: boolean; wasStale: boolean; wanted?: string[] }
+export type ProjectionRead = {
+	useProjection: boolean
+	wasStale: boolean
+	wanted?: string[]
+	/** Only these rows count: a condition on workspace_rows (a portal member's grant, decision 038). */
+	scope?: SQL | undefined
+}
 
 export type Plan = {
 	db: Db
@@ -94,7 +100,7 @@ export async function planOf(
 	const zone = config.timeZone
 	const range = config.dateRange
 	const window = range ? relativeWindow(range.range, dayIn(now, zone), config.weekStart) : null
-	const filters = filtersSql(database.properties, config.filters, undefined)
+	const filters = [...filtersSql(database.properties, config.filters, undefined), ...(read.scope ? [read.scope] : [])]
 	const base = {
 		db,
 		config,

@@ -6,6 +6,7 @@ import {
 	maxScatterPoints,
 } from '@blocksmith/contracts/charts.ts'
 import type { Property } from '@blocksmith/contracts/workspaces.ts'
+import type { SQL } from 'drizzle-orm'
 import type { Db } from '#src/db/client.ts'
 import { previousLabel, previousWindow, rangeLabel } from './charts.dates.ts'
 import { computeGroupedFigures } from './charts.figures-compute.ts'
@@ -45,9 +46,11 @@ export async function computeFigures(
 		useProjection?: boolean
 		/** Called when the projection was missing or behind the rows: time to build it. */
 		onProjectionStale?: (wanted: string[]) => void
+		/** Only the rows this condition on workspace_rows grants (a portal member's). */
+		scope?: SQL
 	},
 ): Promise<ChartFigures> {
-	const read: ProjectionRead = { useProjection: options.useProjection ?? false, wasStale: false }
+	const read: ProjectionRead = { useProjection: options.useProjection ?? false, wasStale: false, scope: options.scope }
 	const run = () =>
 		inSnapshot(db, (snapshot) => {
 			switch (config.type) {
@@ -58,6 +61,7 @@ export async function computeFigures(
 					return computeScatterFigures(snapshot, database, config, options.now, {
 						useProjection: false,
 						wasStale: false,
+						scope: options.scope,
 					})
 				default:
 					// bar, line, area, pie, and table (the same figures, shown as a pivot).

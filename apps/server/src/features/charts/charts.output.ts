@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { ChartConfig, ChartFigures, ChartProblem, ChartType } from '@blocksmith/contracts/charts.ts'
 import type { Property } from '@blocksmith/contracts/workspaces.ts'
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq, inArray, type SQL } from 'drizzle-orm'
 import { members, users } from '#src/core/auth/auth.schema.ts'
 import { workspaceRows } from '#src/workspaces/workspaces.schema.ts'
 import type { ChartsDeps } from './charts.deps.ts'
@@ -59,11 +59,15 @@ function cacheKeyOf(config: ChartConfig, database: DatabaseRecord, now: Date): s
 		.digest('base64url')
 }
 
-/** Figures of settings on a database, computed now (the builder's preview of unsaved settings). */
+/**
+ * Figures of settings on a database, computed now: the builder's preview of unsaved settings, or
+ * a saved chart over only the rows `scope` grants (a portal member's; never cached, never shared).
+ */
 export async function computeChartFigures(
 	deps: FiguresDeps,
 	database: DatabaseRecord | null,
 	config: ChartConfig,
+	scope?: SQL,
 ): Promise<ChartFigures> {
 	const now = deps.now()
 	if (!database) {
@@ -77,6 +81,7 @@ export async function computeChartFigures(
 		now,
 		useProjection: true,
 		onProjectionStale: (wanted) => deps.requestProjection(database.id, wanted),
+		...(scope ? { scope } : {}),
 	})
 	return labelled(deps, database, config, figures)
 }

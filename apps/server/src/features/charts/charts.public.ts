@@ -6,7 +6,7 @@ import {
 	type PublicChart,
 } from '@blocksmith/contracts/charts.ts'
 import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq, inArray, type SQL } from 'drizzle-orm'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
@@ -222,6 +222,48 @@ export async function publicDownload(
 	})
 	// The PNG is also shown inline (link previews, e-mails): a file name would make it a download.
 	return format === 'png' ? { ...download, filename: null } : download
+}
+
+export type { ChartsDeps }
+
+/**
+ * A published chart of the organization over only the rows `scope` grants (a condition on
+ * workspace_rows: a portal member's rule, decision 038), drawn for them. Computed on each call,
+ * never read from or written to the chart's cache, which holds everyone's figures.
+ */
+export async function scopedPublicChart(
+	deps: ChartsDeps,
+	organizationId: string,
+	id: string,
+	scope: SQL,
+	query: PublicQuery,
+): Promise<PublicChart> {
+	const { chart, database } = await findPublicChart(deps, null, id)
+	if (chart.organizationId !== organizationId) {
+		throw new AppError('NOT_FOUND', { detail: notAvailable })
+	}
+	const config = configOf(chart.config)
+	// Grouped by linked rows, its labels would be their titles: another client's, for a row linked to both.
+	const grouping = [config.x?.property, config.breakdown?.property]
+	const linked = database?.properties.filter((p) => p.type === 'relation' || p.type === 'rollup').map((p) => p.id)
+	if (grouping.some((ref) => ref && linked?.includes(ref))) {
+		throw new AppError('NOT_FOUND', { detail: 'This chart groups by linked rows, which a portal does not show.' })
+	}
+	const embed = chartEmbedSchema.parse(chart.embed)
+	const figures = await computeChartFigures(deps, database, config, scope)
+	const display = { ...config.display, title: embed.showTitle ? config.display.title : null }
+	const theme = query.theme === 'dark' ? 'dark' : 'light'
+	const svg = await drawFor({ ...config, display }, figures, query.width ?? 800, theme, embed.transparent)
+	return {
+		id: chart.id,
+		name: chart.name,
+		type: config.type,
+		display: config.display,
+		embed,
+		figures,
+		svg,
+		dataUpdatedAt: dataUpdatedAt(chart, database, figures),
+	}
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Subscriptions } from '#src/core/subscriptions/subscriptions.module.ts'
 import type { Db } from '#src/db/client.ts'
+import type { ChartsDeps } from '#src/features/charts/charts.public.ts'
 import type { Logger } from '#src/lib/logger.ts'
 import type { Mailer } from '#src/lib/mail.ts'
 import type { Storage } from '#src/lib/storage.ts'
@@ -16,6 +17,8 @@ export type PortalsDeps = {
 	storage: Pick<Storage, 'get' | 'put'>
 	rateLimits: boolean
 	workspaces: WorkspaceDeps
+	/** Published charts drawn over a member's rows (portals.charts.ts). */
+	charts: ChartsDeps
 	/** Plan limits (`portals`, `portalMembers`, the `customDomain` switch) and whether public pages are served. */
 	subscriptions: Pick<Subscriptions, 'assertCanAdd' | 'isAvailable' | 'hasSwitch' | 'summary'>
 	now: () => Date

@@ -1,6 +1,7 @@
 import { count, eq } from 'drizzle-orm'
 import type { Subscriptions } from '#src/core/subscriptions/subscriptions.module.ts'
 import type { Db } from '#src/db/client.ts'
+import type { ChartsDeps } from '#src/features/charts/charts.public.ts'
 import type { Logger } from '#src/lib/logger.ts'
 import type { Mailer } from '#src/lib/mail.ts'
 import type { Storage } from '#src/lib/storage.ts'
@@ -18,6 +19,7 @@ export function createPortals(options: {
 	storage: Pick<Storage, 'get' | 'put'>
 	rateLimits?: boolean
 	workspaces: Workspaces
+	charts: ChartsDeps
 	subscriptions: Subscriptions
 	now?: () => Date
 }) {
@@ -30,6 +32,7 @@ export function createPortals(options: {
 		storage: options.storage,
 		rateLimits: options.rateLimits ?? true,
 		workspaces: options.workspaces.deps,
+		charts: options.charts,
 		subscriptions: options.subscriptions,
 		now: options.now ?? (() => new Date()),
 	}

@@ -1,15 +1,17 @@
-import { portalFormOpenSchema, portalInvoicesSchema } from '@blocksmith/contracts/portals.ts'
+import { portalChartSchema, portalFormOpenSchema, portalInvoicesSchema } from '@blocksmith/contracts/portals.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import { commonProblems, createRouter, jsonResponse } from '#src/lib/openapi.ts'
+import { portalChart } from './portals.charts.ts'
 import type { PortalsDeps } from './portals.deps.ts'
 import { openPortalForm } from './portals.forms.ts'
 import { portalInvoices } from './portals.invoices.ts'
+import { portalReader } from './portals.reader.ts'
 import { type PortalMemberEnv, requirePortal, requirePortalMember } from './portals.session.ts'
 
 // What members do in the portal with the other modules (issue 18 item 5): open one of the team's
-// forms as themselves (the forms module links the answer's row to them), and list their
-// company's invoices, each paid on its own page.
+// forms as themselves (the forms module links the answer's row to them), list their company's
+// invoices, each paid on its own page, and see published charts over only their rows.
 
 const { 401: unauthenticated, 404: notFound } = commonProblems
 
@@ -17,6 +19,26 @@ const tags = ['Portals (members)']
 const slug = z.string().min(1).max(80)
 
 const routes = {
+	chart: createRoute({
+		method: 'get',
+		path: '/api/portal/{slug}/charts/{chartId}',
+		tags,
+		security: [{ portalBearer: [] }],
+		summary: 'A published chart of the portal over only the rows its page grants the member, drawn as SVG',
+		request: {
+			params: z.object({ slug, chartId: z.string().min(1).max(100) }),
+			query: z.object({
+				theme: z.enum(['light', 'dark']).optional(),
+				width: z.coerce.number().int().min(200).max(2000).optional(),
+			}),
+		},
+		responses: {
+			200: jsonResponse(portalChartSchema, 'The chart'),
+			400: commonProblems[400],
+			401: unauthenticated,
+			404: notFound,
+		},
+	}),
 	invoices: createRoute({
 		method: 'get',
 		path: '/api/portal/{slug}/invoices',
@@ -52,6 +74,11 @@ export function createPortalModuleRoutes(options: { portals: PortalsDeps }) {
 	const member = requirePortalMember(deps)
 	router.use('/api/portal/:slug/forms/*', portal, member)
 	router.use('/api/portal/:slug/invoices', portal, member)
+	router.use('/api/portal/:slug/charts/*', portal, member)
+	router.openapi(routes.chart, async (c) => {
+		const reader = await portalReader(deps, c.var.portal, c.var.portalMember)
+		return c.json(await portalChart(reader, c.req.valid('param').chartId, c.req.valid('query')), 200)
+	})
 	router.openapi(routes.invoices, async (c) =>
 		c.json(await portalInvoices(deps, c.var.portal, c.var.portalMember), 200),
 	)

@@ -9,6 +9,7 @@ import { z } from 'zod'
 import { readRowContent } from '#src/workspaces/workspaces.content.ts'
 import { workspaceRows } from '#src/workspaces/workspaces.schema.ts'
 import { toPortalRows } from './portals.cells.ts'
+import { portalCharts } from './portals.charts.ts'
 import { contentFileLink } from './portals.files.ts'
 import { portalForms } from './portals.forms.ts'
 import { portalLastSyncedAt } from './portals.freshness.ts'
@@ -50,8 +51,7 @@ export async function portalMe(reader: PortalReader): Promise<PortalMe> {
 		},
 		pages: [...reader.pages.values()].map(({ page }) => ({ id: page.id, title: page.title, view: page.view })),
 		forms: await portalForms(reader.deps, reader.portal),
-		// Published charts filtered to the member's rows come with the next piece of work (issue 18 item 5).
-		charts: [],
+		charts: await portalCharts(reader),
 		hasInvoices: reader.portal.showInvoices && reader.portal.access.companiesDatabaseId !== null,
 		lastSyncedAt: (await portalLastSyncedAt(reader.deps, reader.portal))?.toISOString() ?? null,
 	}
