@@ -69,7 +69,7 @@ describe('forms in a portal', () => {
 	test('the answer’s row is linked to the member’s company, whatever the page sent', async () => {
 		const { owner, form, portal, member, acme, globex, enquiries, clientProperty } = await setUp()
 		const me = await t.request('GET', `/api/portal/${portal.slug}/me`, { token: member.token })
-		expect(me.body.forms).toEqual([{ id: form.id, title: form.name }])
+		expect(me.body.forms).toEqual([{ id: form.id, title: 'Contact' }])
 		const opened = await open(portal.slug, form.id, member.token)
 		expect(opened.status).toBe(200)
 		expect(opened.body.url).toMatch(new RegExp(`/forms/${form.id}\\?portal=`))
