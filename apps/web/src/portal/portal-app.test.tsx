@@ -148,6 +148,15 @@ describe('the portal app', () => {
 		expect(window.localStorage.getItem(sessionKey('acme'))).toBeNull()
 	})
 
+	it('does not call a link used when it could not be checked (offline, server error)', async () => {
+		at('/p/acme/sign-in?token=good-magic-link-token-0123456789')
+		api((call) => (call.path.endsWith('/auth/verify') ? problem(503, 'UNAVAILABLE', 'Try again soon.') : undefined))
+		renderApp()
+		expect(await screen.findByRole('alert')).toHaveTextContent('Try again soon. Open the link in your e-mail again')
+		expect(screen.queryByText(/expired or was already used/)).toBeNull()
+		expect(screen.getByLabelText('E-mail')).toBeInTheDocument()
+	})
+
 	it('signs in with a password when the portal allows it', async () => {
 		at('/p/acme/sign-in')
 		let attempts = 0

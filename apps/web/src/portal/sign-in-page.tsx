@@ -53,10 +53,13 @@ export function SignInPage({ token, notice = null }: { token: string | null; not
 				navigate(`${basePath}/`, { replace: true })
 			},
 			(failure: unknown) => {
-				setLinkState('invalid')
-				if (!(failure instanceof PortalApiError) || failure.code !== 'INVALID_TOKEN') {
-					setError(errorText(failure))
+				if (failure instanceof PortalApiError && failure.code === 'INVALID_TOKEN') {
+					setLinkState('invalid')
+					return
 				}
+				// Not the link's fault (offline, rate limited, a server error): it may still work.
+				setLinkState('none')
+				setError(`${errorText(failure)} Open the link in your e-mail again, or get a new one here.`)
 			},
 		)
 	}, [token, slug, basePath, signIn])
