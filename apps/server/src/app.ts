@@ -36,6 +36,7 @@ import { createPortalMemberRoutes } from './features/portals/portals.members.rou
 import { createPortals, type Portals } from './features/portals/portals.module.ts'
 import { createPortalModuleRoutes } from './features/portals/portals.modules.routes.ts'
 import { findPortalByHost } from './features/portals/portals.public.ts'
+import { createPortalCleanupQueue } from './features/portals/portals.session.ts'
 import { createPortalSetupRoutes } from './features/portals/portals.setup.routes.ts'
 import { createPortalVisitorRoutes } from './features/portals/portals.visitor.routes.ts'
 import { createTime, type Time } from './features/time/time.module.ts'
@@ -177,6 +178,7 @@ export function createServices(options: {
 		charts: charts.deps,
 		subscriptions,
 	})
+	jobs.register(createPortalCleanupQueue(() => portals.deps))
 	return {
 		config,
 		database,

@@ -32,7 +32,7 @@ function linkMessage(portalId: string, memberId: string, path: string, expires: 
 }
 
 /** `/api/portal/{slug}/{path}?m=…&exp=…&sig=…`: opens with the member's rights without their token. */
-export function signedPortalLink(
+function signedPortalLink(
 	deps: Pick<PortalsDeps, 'authSecret' | 'now'>,
 	portal: Pick<PortalRecord, 'id' | 'slug'>,
 	memberId: string,

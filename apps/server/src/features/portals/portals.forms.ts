@@ -13,7 +13,7 @@ import { formLinkOf, signFormToken } from './portals.form-identity.ts'
 // member's row, so a removed member's link stops working.
 
 /** How long an opened form takes answers as the member: a long form, filled in slowly, still sends. */
-export const portalFormTokenMs = 12 * 3_600_000
+const portalFormTokenMs = 12 * 3_600_000
 
 /** The forms of the portal members may open: those still published, in the setup's order. */
 export async function portalForms(deps: Pick<PortalsDeps, 'db'>, portal: PortalRecord) {

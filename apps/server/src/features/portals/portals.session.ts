@@ -1,16 +1,17 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import { and, eq, gt, sql } from 'drizzle-orm'
+import { and, eq, gt, lt, or } from 'drizzle-orm'
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '#src/lib/context.ts'
 import { AppError } from '#src/lib/errors.ts'
+import type { JobQueue } from '#src/lib/jobs.ts'
 import type { PortalMemberContext, PortalRecord, PortalsDeps } from './portals.deps.ts'
-import { portalMembers, portalSessions, portals } from './portals.schema.ts'
+import { portalMagicLinks, portalMembers, portalSessions, portals } from './portals.schema.ts'
 
 // Portal members' sessions (decision 038): a random bearer token, of which only its SHA-256 is
 // stored, bound to one portal. Nothing here is better-auth's: a member's token is unknown to
 // every /dashboard route, and a team member's token is unknown here.
 
-export const portalSessionDays = 30
+const portalSessionDays = 30
 /** How often a session's use moves the member's "last visit" (a write per request would be waste). */
 const lastSeenEveryMs = 5 * 60_000
 
@@ -112,12 +113,22 @@ export function requirePortalMember(deps: PortalsDeps): MiddlewareHandler<Portal
 	}
 }
 
-/** Ends every session of the member (password changed, removed). */
-export async function endPortalSessions(deps: Pick<PortalsDeps, 'db'>, memberId: string): Promise<void> {
-	await deps.db.delete(portalSessions).where(eq(portalSessions.memberId, memberId))
-}
-
-/** Sessions past their end, deleted by the members' job now and then. */
-export async function deleteExpiredPortalSessions(deps: Pick<PortalsDeps, 'db' | 'now'>): Promise<void> {
-	await deps.db.delete(portalSessions).where(sql`${portalSessions.expiresAt} < ${deps.now()}`)
+/**
+ * Sessions past their end, and links used or expired a day ago (kept that long so a replayed link
+ * is still told it was used), deleted hourly: a member who never comes back leaves nothing behind.
+ */
+export function createPortalCleanupQueue(deps: () => Pick<PortalsDeps, 'db' | 'now'>): JobQueue<Record<string, never>> {
+	return {
+		name: 'portal-cleanup',
+		options: { retryLimit: 0 },
+		cron: '23 * * * *',
+		handle: async () => {
+			const { db, now } = deps()
+			const dayAgo = new Date(now().getTime() - 86_400_000)
+			await db.delete(portalSessions).where(lt(portalSessions.expiresAt, now()))
+			await db
+				.delete(portalMagicLinks)
+				.where(or(lt(portalMagicLinks.expiresAt, dayAgo), lt(portalMagicLinks.usedAt, dayAgo)))
+		},
+	}
 }

@@ -22,7 +22,7 @@ import { api } from '#src/lib/api-client.ts'
 // (`/dashboard/local_portal/…`, `/dashboard/notion_portal/…`); the list asks both tools and shows
 // them as one, as time tracking does. Notion not connected answers nothing, not an error.
 
-export const portalTools = ['local', 'notion'] as const satisfies readonly WorkspaceTool[]
+const portalTools = ['local', 'notion'] as const satisfies readonly WorkspaceTool[]
 
 const encode = encodeURIComponent
 const base = (tool: WorkspaceTool) => `/dashboard/${tool}_portal`

@@ -1,29 +1,11 @@
 import type { PortalDatabaseOption, PortalRule } from '@blocksmith/contracts/portals.ts'
 
-// A page's rule said in plain words, and as one value for a select (`company:prop-id`). The
+// A page's rule said in plain words, and as one key (`company:prop-id`). The
 // rules offered are the server's `suggestedRules` for the database (what its properties and the
 // portal's access settings allow); `everyone` is never among the defaults.
 
 export function ruleKey(rule: PortalRule): string {
 	return 'property' in rule ? `${rule.kind}:${rule.property}` : rule.kind
-}
-
-export function ruleFromKey(key: string): PortalRule | null {
-	const at = key.indexOf(':')
-	const kind = at < 0 ? key : key.slice(0, at)
-	const property = at < 0 ? '' : key.slice(at + 1)
-	switch (kind) {
-		case 'email':
-		case 'person':
-		case 'member':
-		case 'company':
-			return property ? { kind, property } : null
-		case 'company_row':
-		case 'everyone':
-			return { kind }
-		default:
-			return null
-	}
 }
 
 /** A property's name by its id (or the reference itself when the database does not have it any more). */
