@@ -394,6 +394,28 @@ describe('the portal app', () => {
 		expect(window.location.pathname).toBe('/p/acme/_invoices')
 	})
 
+	it('draws the charts shared with the member on the home page, as images', async () => {
+		signedIn()
+		at('/p/acme')
+		const svg = '<svg xmlns="http://www.w3.org/2000/svg"><text>3</text></svg>'
+		const calls = api((call) => {
+			if (call.path === '/api/portal/acme/me' && call.authorization === `Bearer ${session.token}`) {
+				return json(200, { ...me, charts: [{ id: 'c1', title: 'Projects by status' }] })
+			}
+			return call.path === '/api/portal/acme/charts/c1'
+				? json(200, { id: 'c1', name: 'Projects by status', svg, rowCount: 3, dataUpdatedAt: null })
+				: undefined
+		})
+		renderApp()
+		const charts = await screen.findByRole('region', { name: 'Charts' })
+		const image = await within(charts).findByRole('img', { name: 'Chart: Projects by status, over 3 of your rows' })
+		expect(image.getAttribute('src')).toBe(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`)
+		const chartCall = calls.find((call) => call.path === '/api/portal/acme/charts/c1')
+		expect(chartCall?.url.searchParams.get('theme')).toBe('light')
+		// Nothing of the drawing reaches the page's own DOM.
+		expect(charts.querySelector('svg text')).toBeNull()
+	})
+
 	it('signs out from the member menu', async () => {
 		signedIn()
 		at('/p/acme')

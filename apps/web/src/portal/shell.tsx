@@ -1,6 +1,7 @@
 import type { PortalMe } from '@blocksmith/contracts/portals.ts'
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { setTitle } from './branding.ts'
+import { ChartsSection } from './charts-view.tsx'
 import { FormView } from './form-view.tsx'
 import { billingTitle, InvoicesView } from './invoices-view.tsx'
 import { PageView } from './page-view.tsx'
@@ -116,7 +117,7 @@ function Home({ me }: { me: PortalMe }) {
 				{me.member.companyName ? <p className="text-sm text-muted-foreground">{me.member.companyName}</p> : null}
 			</div>
 			{info.welcome ? <p className="max-w-prose whitespace-pre-line">{info.welcome}</p> : null}
-			{me.pages.length === 0 && me.forms.length === 0 && !me.hasInvoices ? (
+			{me.pages.length === 0 && me.forms.length === 0 && me.charts.length === 0 && !me.hasInvoices ? (
 				<p className="text-muted-foreground">Nothing is shared with you yet.</p>
 			) : (
 				<Cards
@@ -126,6 +127,7 @@ function Home({ me }: { me: PortalMe }) {
 					]}
 				/>
 			)}
+			<ChartsSection charts={me.charts} />
 			{me.forms.length > 0 ? (
 				<section aria-labelledby="portal-forms" className="space-y-3">
 					<h2 id="portal-forms" className="text-lg font-semibold">
