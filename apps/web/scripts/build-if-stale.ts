@@ -8,8 +8,8 @@ import { type BuildInputs, isUnchangedSince, readSources, readStamp, writeStamp 
 
 const webDir = path.resolve(import.meta.dirname, '..')
 const distDir = path.join(webDir, 'dist')
-/** The build's pages: the app, the public form page and the portal, each with its own entry. */
-const pageFiles = ['index.html', 'form.html', 'portal.html'].map((name) => path.join(distDir, name))
+/** The build's pages: the app, the public form and chart pages and the portal, each with its own entry. */
+const pageFiles = ['index.html', 'form.html', 'chart.html', 'portal.html'].map((name) => path.join(distDir, name))
 const stampFile = path.join(distDir, '.build-stamp')
 
 const build: BuildInputs = {
@@ -19,6 +19,7 @@ const build: BuildInputs = {
 		'apps/web/public',
 		'apps/web/index.html',
 		'apps/web/form.html',
+		'apps/web/chart.html',
 		'apps/web/portal.html',
 		'apps/web/vite.config.ts',
 		'apps/web/package.json',
