@@ -138,8 +138,12 @@ export async function createSuggestedPortal(page: Page, name: string, slug: stri
 
 /** Saves the setup through its save bar and waits for the toast. */
 export async function savePortal(page: Page): Promise<void> {
+	const saved = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/setup/update_setup'))
 	await page.getByRole('toolbar', { name: 'Save portal' }).getByRole('button', { name: 'Save', exact: true }).click()
-	await toast(page, 'Portal saved').waitFor()
+	const response = await saved
+	assert.equal(response.status(), 200, `the save was answered ${response.status()}: ${await response.text()}`)
+	// A toast per save: an earlier one may still show.
+	await toast(page, 'Portal saved').first().waitFor()
 }
 
 /** Opens one page's settings in the setup (its item in the Pages list) and returns that item. */
