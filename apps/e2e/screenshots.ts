@@ -10,6 +10,7 @@ import { chromiumFlags, findChromium } from './chromium.ts'
 import { createHttpApi, randomClientIp } from './http-api.ts'
 import { waitForMail } from './mail.ts'
 import { invoiceShots, seedInvoices, startShotsStripe } from './screenshots-invoices.ts'
+import { portalShots, seedPortal } from './screenshots-portals.ts'
 import { buildWebIfStale, repoDir, type ServerUnderTest, startServer } from './server-process.ts'
 
 // Screenshots of every main screen, light and dark, for design review and the docs. Run by
@@ -183,6 +184,12 @@ try {
 		logoBlobId: await uploadImage(api, baseUrl, ada.token, 'logo.png', logoPng()),
 		stripeKey: stripe.apiKey,
 	})
+	const portal = await seedPortal(
+		api,
+		ada.token,
+		dataDir,
+		await uploadImage(api, baseUrl, ada.token, 'portal-logo.png', logoPng()),
+	)
 
 	// Mary owns "Celestial Mechanics", an organization of its own whose subscription she paused:
 	// a trial cannot be paused, so billing starts first (the local provider takes no payment).
@@ -232,18 +239,7 @@ try {
 		},
 		...timeReportShots(timeReports),
 		...invoiceShots(invoices),
-		...([['portals', 'Portals', '/portals']] as const).map(
-			([name, title, pagePath]): Shot => ({
-				name,
-				caption: `${title}: what the module will do, and the workspace it will use`,
-				path: pagePath,
-				isSignedIn: true,
-				ready: async (page) => {
-					await heading(title)(page)
-					await page.getByText('There is nothing more to connect.').waitFor()
-				},
-			}),
-		),
+		...portalShots(portal),
 		{
 			name: 'register',
 			caption: 'Create an account: Continue with Notion, or e-mail and password',
