@@ -95,7 +95,7 @@ export function Cell({ cell, basePath }: { cell: PortalCell | undefined; basePat
 						<Link
 							key={`${row.pageId}/${row.rowId}`}
 							href={portalHref(basePath, row.pageId, row.rowId)}
-							className={`${chipClasses} bg-muted text-foreground hover:underline focus-visible:outline-2 focus-visible:outline-ring`}
+							className={`${chipClasses} bg-muted text-link underline decoration-link/40 underline-offset-2 hover:decoration-link focus-visible:outline-2 focus-visible:outline-ring`}
 						>
 							{row.title || 'Untitled'}
 						</Link>
