@@ -35,7 +35,7 @@ import { createPortalBrandRoutes } from './features/portals/portals.brand.routes
 import { createPortalMemberRoutes } from './features/portals/portals.members.routes.ts'
 import { createPortals, type Portals } from './features/portals/portals.module.ts'
 import { createPortalModuleRoutes } from './features/portals/portals.modules.routes.ts'
-import { findPortalByHost } from './features/portals/portals.public.ts'
+import { findPortalByHost, hostNameOf } from './features/portals/portals.public.ts'
 import { createPortalCleanupQueue } from './features/portals/portals.session.ts'
 import { createPortalSetupRoutes } from './features/portals/portals.setup.routes.ts'
 import { createPortalVisitorRoutes } from './features/portals/portals.visitor.routes.ts'
@@ -350,6 +350,7 @@ export function createApp(services: AppServices) {
 		},
 	})
 	mountApiDocs(app)
+	const ownHost = new URL(config.publicUrl).hostname
 	mountWebApp(
 		app,
 		config.webDistDir,
@@ -363,7 +364,10 @@ export function createApp(services: AppServices) {
 			{ path: '/charts/:id', template: 'chart.html', render: services.charts.renderPage },
 			{ path: '/charts/dashboards/:id', template: 'chart.html', render: services.charts.renderDashboard },
 		],
-		{ findByHost: (host) => findPortalByHost(db, host) },
+		{
+			// The server's own address is never a portal's (the setup refuses it): no query for its pages.
+			findByHost: (host) => (hostNameOf(host) === ownHost ? Promise.resolve(null) : findPortalByHost(db, host)),
+		},
 	)
 
 	app.notFound((c) => {
