@@ -268,18 +268,30 @@ export async function scopedPublicChart(
 
 /**
  * The organization's charts among `ids`, for modules that show charts (portals): id, name,
- * database and whether it is published, nothing else of them.
+ * database, whether it is published and the properties it groups by, nothing else of them.
  */
 export async function chartsOfOrganization(
 	db: Db,
 	organizationId: string,
 	ids: string[],
-): Promise<{ id: string; name: string; databaseId: string | null; published: boolean }[]> {
+): Promise<{ id: string; name: string; databaseId: string | null; published: boolean; groupedBy: string[] }[]> {
 	if (ids.length === 0) {
 		return []
 	}
-	return db
-		.select({ id: charts.id, name: charts.name, databaseId: charts.databaseId, published: charts.published })
+	const found = await db
+		.select({
+			id: charts.id,
+			name: charts.name,
+			databaseId: charts.databaseId,
+			published: charts.published,
+			config: charts.config,
+		})
 		.from(charts)
 		.where(and(eq(charts.organizationId, organizationId), inArray(charts.id, ids)))
+	return found.map(({ config, ...chart }) => {
+		const settings = configOf(config)
+		// The properties its labels come from: a portal refuses a chart labelled by linked rows' titles.
+		const groupedBy = [settings.x?.property, settings.breakdown?.property].filter((ref): ref is string => !!ref)
+		return { ...chart, groupedBy }
+	})
 }

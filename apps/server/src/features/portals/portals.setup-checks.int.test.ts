@@ -74,6 +74,13 @@ describe('refused setups', () => {
 		const theirChart = await createChart(other, 'Projects', true)
 		const draftChart = await createChart(a, 'Projects', false)
 		const invoicesChart = await createChart(a, 'Invoices', true)
+		const byClientChart = await createChart(a, 'Projects', true)
+		const chartRead = await t.request('GET', `/dashboard/local_charts/charts/${byClientChart}`, { token: a.token })
+		const grouped = await t.request('PATCH', `/dashboard/local_charts/charts/${byClientChart}`, {
+			token: a.token,
+			json: { config: { ...chartRead.body.config, x: { property: p('Projects', 'Client') } } },
+		})
+		expect(grouped.status, JSON.stringify(grouped.body)).toBe(200)
 		const theirLogo = await uploadImage(t, other.token, 'logo.png', 'image/png')
 		const svgLogo = await uploadImage(t, a.token, 'logo.svg', 'image/svg+xml')
 		const cases: [string, unknown, string[]][] = [
@@ -198,6 +205,11 @@ describe('refused setups', () => {
 				'chart on a page of another database',
 				sampleSetup(db, { charts: [{ chartId: invoicesChart, pageId: 'projects' }] }),
 				['charts.0.pageId'],
+			],
+			[
+				'chart grouped by a relation (its labels would be linked rows)',
+				sampleSetup(db, { charts: [{ chartId: byClientChart, pageId: 'projects' }] }),
+				['charts.0.chartId'],
 			],
 			['logo of another org', sampleSetup(db, { branding: { logoBlobId: theirLogo.id } }), ['branding.logoBlobId']],
 			['logo an SVG', sampleSetup(db, { branding: { logoBlobId: svgLogo.id } }), ['branding.logoBlobId']],

@@ -29,7 +29,7 @@ export type SetupFacts = {
 	/** The organization's databases of any tool (a form may write to either). */
 	anyDatabases: Map<string, DatabaseFacts>
 	forms: Map<string, { databaseId: string | null }>
-	charts: Map<string, { databaseId: string | null; published: boolean }>
+	charts: Map<string, { databaseId: string | null; published: boolean; groupedBy: string[] }>
 	logo: { contentType: string; status: string; scope: string | null } | null
 }
 
@@ -202,6 +202,17 @@ function chartErrors(setup: PortalSetup, facts: SetupFacts): FieldError[] {
 		}
 		if (!chart.published) {
 			errors.push({ field: `charts.${i}.chartId`, message: 'Publish the chart first.' })
+		}
+		// Grouped by a relation, its labels are linked rows' titles: another client's, for a row linked to both.
+		const properties = chart.databaseId ? (facts.databases.get(chart.databaseId)?.properties ?? []) : []
+		const linked = properties.filter(
+			(p) => (p.type === 'relation' || p.type === 'rollup') && chart.groupedBy.includes(p.id),
+		)
+		if (linked.length > 0) {
+			errors.push({
+				field: `charts.${i}.chartId`,
+				message: `This chart groups by ${linked[0]?.name}, whose labels are linked rows' titles; a portal cannot show it. Group it by another property.`,
+			})
 		}
 		const page = pages.get(entry.pageId)
 		if (!page) {
