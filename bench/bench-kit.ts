@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { createHistogram, type RecordableHistogram } from 'node:perf_hooks'
+import { createHistogram, performance, type RecordableHistogram } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { type Database, openDatabase } from '../apps/server/src/db/client.ts'
@@ -116,6 +116,43 @@ export function positiveIntegerFromEnv(name: string, fallback: number): number {
 export function round(value: number, digits: number): number {
 	const factor = 10 ** digits
 	return Math.round(value * factor) / factor
+}
+
+/** A measured call's median, fastest and slowest time, in milliseconds. */
+export type Timing = { medianMs: number; minMs: number; maxMs: number }
+
+/**
+ * Warm-up, then rounds of every call in turn, so drift on a shared machine hits them alike: what
+ * the ratio benchmarks (a query against its typed-table baseline) time their calls with.
+ */
+export async function timeInterleaved(
+	calls: (() => Promise<unknown>)[],
+	options: { warmupRuns: number; runs: number; digits?: number },
+): Promise<Timing[]> {
+	const digits = options.digits ?? 2
+	for (let run = 0; run < options.warmupRuns; run++) {
+		for (const call of calls) {
+			await call()
+		}
+	}
+	const samples = calls.map((): number[] => [])
+	for (let run = 0; run < options.runs; run++) {
+		for (const [index, call] of calls.entries()) {
+			const started = performance.now()
+			await call()
+			samples[index]?.push(performance.now() - started)
+		}
+	}
+	return samples.map((values) => {
+		const sorted = [...values].sort((a, b) => a - b)
+		const middle = Math.floor(sorted.length / 2)
+		const median = sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+		return {
+			medianMs: round(median, digits),
+			minMs: round(sorted[0] ?? 0, digits),
+			maxMs: round(sorted.at(-1) ?? 0, digits),
+		}
+	})
 }
 
 /** A progress line. It goes to stderr so that stdout carries only the figures. */

@@ -26,6 +26,8 @@ import {
 	type RunStart,
 	round,
 	runBenchmark,
+	type Timing,
+	timeInterleaved,
 	writeResults,
 } from './bench-kit.ts'
 import { ids, type Sql, seedMirror } from './mirror-seed.ts'
@@ -77,7 +79,6 @@ const cases: { key: string; label: string; config: ChartConfig; typed: string }[
 	},
 ]
 
-type Timing = { medianMs: number; minMs: number; maxMs: number }
 type CaseResult = {
 	typed: Timing
 	first: Timing
@@ -205,12 +206,15 @@ async function measure(engine: EngineResult['engine'], database: Database, rows:
 		if (JSON.stringify(fromProjection.series) !== JSON.stringify(fromJsonb.series)) {
 			throw new Error(`${engine}: ${chartCase.label}: the projection and JSONB disagree`)
 		}
-		const [typed, first, firstFromJsonb, repeated] = await timeInterleaved([
-			() => sql.query(chartCase.typed),
-			() => computeFigures(database.db, properties, chartCase.config, { now, useProjection: true }),
-			() => computeFigures(database.db, properties, chartCase.config, { now }),
-			() => chartFiguresOf(deps, chart, record, chartCase.config),
-		])
+		const [typed, first, firstFromJsonb, repeated] = await timeInterleaved(
+			[
+				() => sql.query(chartCase.typed),
+				() => computeFigures(database.db, properties, chartCase.config, { now, useProjection: true }),
+				() => computeFigures(database.db, properties, chartCase.config, { now }),
+				() => chartFiguresOf(deps, chart, record, chartCase.config),
+			],
+			{ warmupRuns: settings.warmupRuns, runs: settings.runs },
+		)
 		if (!typed || !first || !firstFromJsonb || !repeated) {
 			throw new Error('no timings')
 		}
@@ -231,29 +235,6 @@ async function measure(engine: EngineResult['engine'], database: Database, rows:
 		projectionBuildSeconds: round(projectionBuildSeconds, 2),
 		cases: results,
 	}
-}
-
-/** Warm-up, then rounds of every measured call in turn, so drift on a shared machine hits them alike. */
-async function timeInterleaved(calls: (() => Promise<unknown>)[]): Promise<Timing[]> {
-	for (let run = 0; run < settings.warmupRuns; run++) {
-		for (const call of calls) {
-			await call()
-		}
-	}
-	const samples = calls.map((): number[] => [])
-	for (let run = 0; run < settings.runs; run++) {
-		for (const [index, call] of calls.entries()) {
-			const started = performance.now()
-			await call()
-			samples[index]?.push(performance.now() - started)
-		}
-	}
-	return samples.map((values) => {
-		const sorted = [...values].sort((a, b) => a - b)
-		const middle = Math.floor(sorted.length / 2)
-		const median = sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
-		return { medianMs: round(median, 2), minMs: round(sorted[0] ?? 0, 2), maxMs: round(sorted.at(-1) ?? 0, 2) }
-	})
 }
 
 function printTable(results: EngineResult[]): void {

@@ -30,6 +30,8 @@ import {
 	type RunStart,
 	round,
 	runBenchmark,
+	type Timing,
+	timeInterleaved,
 	writeResults,
 } from './bench-kit.ts'
 
@@ -108,7 +110,6 @@ async function seed(database: Database): Promise<void> {
 	await run('vacuum analyze typed_projects')
 }
 
-type Timing = { medianMs: number; minMs: number; maxMs: number }
 type EngineResult = {
 	engine: 'PGlite' | 'PostgreSQL'
 	rows: number
@@ -189,7 +190,10 @@ async function measure(engine: EngineResult['engine'], database: Database): Prom
 			and "values" @> jsonb_build_object('cl'::text, jsonb_build_array(${memberCompany}::text))`,
 	)
 	const typedPlan = await planOf(typedQuery)
-	const [typed, portalTiming] = await timeInterleaved([typedCall, portalCall])
+	const [typed, portalTiming] = await timeInterleaved([typedCall, portalCall], {
+		warmupRuns: settings.warmupRuns,
+		runs: settings.runs,
+	})
 	if (!typed || !portalTiming) {
 		throw new Error('no timings')
 	}
@@ -203,29 +207,6 @@ async function measure(engine: EngineResult['engine'], database: Database): Prom
 		ratio: round(portalTiming.medianMs / typed.medianMs, 2),
 		usesIndex: { portal: /Index|Bitmap/.test(portalPlan), typed: /Index|Bitmap/.test(typedPlan) },
 	}
-}
-
-/** Warm-up, then rounds of every measured call in turn, so drift on a shared machine hits them alike. */
-async function timeInterleaved(calls: (() => Promise<unknown>)[]): Promise<Timing[]> {
-	for (let run = 0; run < settings.warmupRuns; run++) {
-		for (const call of calls) {
-			await call()
-		}
-	}
-	const samples = calls.map((): number[] => [])
-	for (let run = 0; run < settings.runs; run++) {
-		for (const [index, call] of calls.entries()) {
-			const started = performance.now()
-			await call()
-			samples[index]?.push(performance.now() - started)
-		}
-	}
-	return samples.map((values) => {
-		const sorted = [...values].sort((a, b) => a - b)
-		const middle = Math.floor(sorted.length / 2)
-		const median = sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
-		return { medianMs: round(median, 2), minMs: round(sorted[0] ?? 0, 2), maxMs: round(sorted.at(-1) ?? 0, 2) }
-	})
 }
 
 async function main(start: RunStart): Promise<number> {

@@ -27,6 +27,8 @@ import {
 	type RunStart,
 	round,
 	runBenchmark,
+	type Timing,
+	timeInterleaved,
 	writeResults,
 } from './bench-kit.ts'
 
@@ -135,7 +137,6 @@ async function seed(database: Database, rows: number): Promise<void> {
 	await run('vacuum analyze workspace_rows')
 }
 
-type Timing = { medianMs: number; minMs: number; maxMs: number }
 type CaseResult = { typed: Timing; mirror: Timing; ratio: number }
 type EngineResult = {
 	engine: 'PGlite' | 'PostgreSQL'
@@ -197,7 +198,11 @@ async function measure(engine: EngineResult['engine'], database: Database, rows:
 	} as const
 	const results: Record<string, CaseResult> = {}
 	for (const [key, calls] of Object.entries(cases)) {
-		const [typedTiming, mirrorTiming] = await timeInterleaved([...calls])
+		const [typedTiming, mirrorTiming] = await timeInterleaved([...calls], {
+			warmupRuns: settings.warmupRuns,
+			runs: settings.runs,
+			digits: 1,
+		})
 		if (!typedTiming || !mirrorTiming) {
 			throw new Error('no timings')
 		}
@@ -208,29 +213,6 @@ async function measure(engine: EngineResult['engine'], database: Database, rows:
 		}
 	}
 	return { engine, rows, setupSeconds: round(setupSeconds, 1), cases: results }
-}
-
-/** Warm-up, then rounds of every measured call in turn, so drift on a shared machine hits them alike. */
-async function timeInterleaved(calls: (() => Promise<unknown>)[]): Promise<Timing[]> {
-	for (let run = 0; run < settings.warmupRuns; run++) {
-		for (const call of calls) {
-			await call()
-		}
-	}
-	const samples = calls.map((): number[] => [])
-	for (let run = 0; run < settings.runs; run++) {
-		for (const [index, call] of calls.entries()) {
-			const started = performance.now()
-			await call()
-			samples[index]?.push(performance.now() - started)
-		}
-	}
-	return samples.map((values) => {
-		const sorted = [...values].sort((a, b) => a - b)
-		const middle = Math.floor(sorted.length / 2)
-		const median = sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
-		return { medianMs: round(median, 1), minMs: round(sorted[0] ?? 0, 1), maxMs: round(sorted.at(-1) ?? 0, 1) }
-	})
 }
 
 function onPglite(rows: number): Promise<EngineResult> {
