@@ -1,3 +1,4 @@
+import { numberFormatCurrencies } from '@blocksmith/contracts/number-formats.ts'
 import type { PortalCell, PortalRow } from '@blocksmith/contracts/portals.ts'
 import type { DateValue, FileValue, Property, RowValues } from '@blocksmith/contracts/workspaces.ts'
 import { and, inArray } from 'drizzle-orm'
@@ -12,33 +13,6 @@ import type { PortalPageContext, PortalReader } from './portals.reader.ts'
 
 export type SourceRow = { id: string; externalId: string; title: string; values: RowValues }
 type RelationTarget = { pageId: string; rowId: string; title: string }
-
-const currencies: Record<string, string> = {
-	dollar: 'USD',
-	euro: 'EUR',
-	pound: 'GBP',
-	yen: 'JPY',
-	rupee: 'INR',
-	won: 'KRW',
-	yuan: 'CNY',
-	franc: 'CHF',
-	real: 'BRL',
-	ruble: 'RUB',
-	rupiah: 'IDR',
-	lira: 'TRY',
-	krona: 'SEK',
-	canadian_dollar: 'CAD',
-	australian_dollar: 'AUD',
-	new_zealand_dollar: 'NZD',
-	singapore_dollar: 'SGD',
-	hong_kong_dollar: 'HKD',
-	mexican_peso: 'MXN',
-	swiss_franc: 'CHF',
-	norwegian_krone: 'NOK',
-	danish_krone: 'DKK',
-	zloty: 'PLN',
-	rand: 'ZAR',
-}
 
 // Formatters are made once per kind and kept: building an Intl formatter costs far more than
 // formatting with it, and a page of 100 rows formats hundreds of values (bench/portals.bench.ts).
@@ -72,7 +46,7 @@ function dateFormat(timeZone: string, withTime: boolean): Intl.DateTimeFormat {
 
 /** As the table editor shows it (apps/web workspaces/lib/values.ts), in en-US: the portal has no locale yet. */
 export function formatPropertyNumber(value: number, format: string | undefined): string {
-	const currency = format ? currencies[format] : undefined
+	const currency = format ? numberFormatCurrencies[format] : undefined
 	if (currency) {
 		return numberFormat(`currency:${currency}`, { style: 'currency', currency }).format(value)
 	}

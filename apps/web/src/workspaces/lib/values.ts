@@ -1,3 +1,4 @@
+import { numberFormatCurrencies } from '@blocksmith/contracts/number-formats.ts'
 import type {
 	DateValue,
 	FileValue,
@@ -55,35 +56,8 @@ export function optionColor(property: Property, name: string): OptionColor {
 	return property.options?.find((option) => option.name === name)?.color ?? 'default'
 }
 
-const currencies: Record<string, string> = {
-	dollar: 'USD',
-	euro: 'EUR',
-	pound: 'GBP',
-	yen: 'JPY',
-	rupee: 'INR',
-	won: 'KRW',
-	yuan: 'CNY',
-	franc: 'CHF',
-	real: 'BRL',
-	ruble: 'RUB',
-	rupiah: 'IDR',
-	lira: 'TRY',
-	krona: 'SEK',
-	canadian_dollar: 'CAD',
-	australian_dollar: 'AUD',
-	new_zealand_dollar: 'NZD',
-	singapore_dollar: 'SGD',
-	hong_kong_dollar: 'HKD',
-	mexican_peso: 'MXN',
-	swiss_franc: 'CHF',
-	norwegian_krone: 'NOK',
-	danish_krone: 'DKK',
-	zloty: 'PLN',
-	rand: 'ZAR',
-}
-
 export function formatNumber(value: number, format: string | undefined): string {
-	const currency = format ? currencies[format] : undefined
+	const currency = format ? numberFormatCurrencies[format] : undefined
 	if (currency) {
 		return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(value)
 	}
