@@ -14,7 +14,7 @@ import {
 export const conditionOperatorSchema = z.enum(conditionOperators, { error: 'Pick how to compare.' })
 
 export const logicActionSchema = z.enum(logicActions, {
-	error: 'Pick what the rule does: show, hide, require or unrequire.',
+	error: 'Pick what the rule does: show, hide, require, unrequire or jump.',
 })
 
 const fieldIdSchema = z.string({ error: 'Pick a field.' }).min(1, 'Pick a field.').max(64)
@@ -38,21 +38,30 @@ export const conditionSchema = z
 		}
 	})
 
-export const logicRuleSchema = z.object({
-	/** Stable across edits, so that the builder can name the rule in its problems. */
-	id: z.string().min(1).max(64),
-	match: z.enum(['all', 'any'], { error: 'Pick whether all or any of the conditions must match.' }),
-	conditions: z
-		.array(conditionSchema)
-		.min(1, 'Add at least one condition.')
-		.max(20, 'A rule has at most 20 conditions.'),
-	action: logicActionSchema,
-	/** The fields the action applies to. */
-	fieldIds: z
-		.array(fieldIdSchema)
-		.min(1, 'Pick at least one field for the rule to act on.')
-		.max(100, 'A rule acts on at most 100 fields.'),
-})
+export const logicRuleSchema = z
+	.object({
+		/** Stable across edits, so that the builder can name the rule in its problems. */
+		id: z.string().min(1).max(64),
+		match: z.enum(['all', 'any'], { error: 'Pick whether all or any of the conditions must match.' }),
+		conditions: z
+			.array(conditionSchema)
+			.min(1, 'Add at least one condition.')
+			.max(20, 'A rule has at most 20 conditions.'),
+		action: logicActionSchema,
+		/** The fields the action applies to; a jump has none. */
+		fieldIds: z.array(fieldIdSchema).max(100, 'A rule acts on at most 100 fields.').default([]),
+		/** jump: a later page break's id, or `end` (see form-rules.ts). */
+		toPageId: z.string().min(1).max(64).optional(),
+	})
+	.superRefine((rule, ctx) => {
+		if (rule.action === 'jump') {
+			if (!rule.toPageId) {
+				ctx.addIssue({ code: 'custom', message: 'Pick the page to go to.', path: ['toPageId'] })
+			}
+		} else if (rule.fieldIds.length === 0) {
+			ctx.addIssue({ code: 'custom', message: 'Pick at least one field for the rule to act on.', path: ['fieldIds'] })
+		}
+	})
 
 export const formLogicSchema = z
 	.array(logicRuleSchema)

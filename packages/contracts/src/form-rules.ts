@@ -74,7 +74,7 @@ export const conditionOperators = [
 ] as const
 export type ConditionOperator = (typeof conditionOperators)[number]
 
-export const logicActions = ['show', 'hide', 'require', 'unrequire'] as const
+export const logicActions = ['show', 'hide', 'require', 'unrequire', 'jump'] as const
 export type LogicAction = (typeof logicActions)[number]
 
 export type Condition = {
@@ -91,8 +91,13 @@ export type LogicRule = {
 	match: 'all' | 'any'
 	conditions: Condition[]
 	action: LogicAction
-	/** The fields the action applies to. */
+	/** The fields the action applies to; a jump has none. */
 	fieldIds: string[]
+	/**
+	 * jump: where Next goes from the page of the rule's last condition (in form order) when the rule
+	 * matches: a later page break's id (its page), or `end` (straight to submitting).
+	 */
+	toPageId?: string | undefined
 }
 
 export type FormLogic = LogicRule[]
@@ -379,7 +384,15 @@ function outcomesFor(kind: FieldKind, condition: Condition, raw: unknown): { ifV
 		case 'phone':
 			return outcomes(textShape, condition, raw)
 		case 'number':
+		case 'rating':
+		case 'scale':
+		case 'nps':
+		case 'calculated':
 			return outcomes(numberShape, condition, raw)
+		case 'ranking':
+			return outcomes(optionsShape, condition, raw)
+		case 'matrix':
+			return outcomes(matrixShape, condition, raw)
 		case 'select':
 		case 'status':
 			return outcomes(optionShape, condition, raw)
@@ -393,7 +406,15 @@ function outcomesFor(kind: FieldKind, condition: Condition, raw: unknown): { ifV
 		case 'date':
 			return outcomes(dateShape, condition, raw)
 		case 'files':
+		case 'signature':
 			return outcomes(filesShape, condition, raw)
+		case 'heading':
+		case 'paragraph':
+		case 'image':
+		case 'divider':
+		case 'page_break':
+			// Content has no answer: a condition on it never matches.
+			return { ifVisible: false, ifHidden: false }
 	}
 }
 
@@ -498,6 +519,18 @@ const checkboxShape: Shape<boolean> = {
 		}
 		return (answer) => answer === value
 	},
+}
+
+/** A matrix: only whether any row is answered (its cells are not compared). */
+const matrixShape: Shape<number> = {
+	read: (raw) =>
+		raw && typeof raw === 'object' && !Array.isArray(raw)
+			? Object.values(raw).filter((cell) =>
+					Array.isArray(cell) ? cell.length > 0 : typeof cell === 'string' && cell !== '',
+				).length
+			: 0,
+	isEmpty: (answer) => answer === 0,
+	compare: () => null,
 }
 
 /** Uploaded files: only whether there are any (a file has no value to compare with). */

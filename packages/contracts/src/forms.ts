@@ -1,22 +1,32 @@
 import { z } from 'zod'
 import { defaultFileRules, maxFormFileBytes, maxFormFiles } from './form-files.ts'
 import { type FieldKind, fieldKindSchema } from './form-kinds.ts'
-import { formLogicSchema } from './form-logic.ts'
+import { conditionSchema, formLogicSchema } from './form-logic.ts'
+import { formTemplateIds } from './form-templates.ts'
 import { parameterName, redirectTarget } from './form-thanks.ts'
 import { formFonts } from './form-theme.ts'
 import { directUploadRequestSchema } from './uploads.ts'
-import { type PropertyType, workspaceToolSchema, writeStateSchema } from './workspaces.ts'
+import { type PropertyType, rowFilterSchema, workspaceToolSchema, writeStateSchema } from './workspaces.ts'
 
-// Forms: a form is built on one workspace database; each field writes one property. Answers
-// use the same value shapes as rows (workspaces.ts), keyed by field id.
+// Forms: a form is built on one workspace database. Its `fields` list holds, in page order, the
+// questions (each writes one property, or is kept with the answer only when it has none) and the
+// content between them (headings, text, images, dividers, page breaks). Answers use the same value
+// shapes as rows (workspaces.ts), keyed by field id; the new kinds' shapes are in `answerShapes`.
 
-/** The field kinds a property of each type can be asked with; the first is the default. */
+/** An image of the page head: an upload of the organization, or a link. `name` decides SVG handling. */
+export const pageImageSchema = z.union([
+	z.object({ blobId: z.string().min(1).max(64) }),
+	z.object({ url: z.url({ protocol: /^https?$/ }).max(2000) }),
+])
+export type PageImage = z.infer<typeof pageImageSchema>
+
+/** The question kinds a property of each type can be asked with; the first is the default. */
 export const fieldKindsByPropertyType: Partial<Record<PropertyType, FieldKind[]>> = {
 	title: ['short_text'],
-	rich_text: ['short_text', 'long_text'],
-	number: ['number'],
+	rich_text: ['short_text', 'long_text', 'ranking', 'matrix'],
+	number: ['number', 'rating', 'scale', 'nps', 'calculated'],
 	select: ['select'],
-	multi_select: ['multi_select'],
+	multi_select: ['multi_select', 'ranking'],
 	status: ['status'],
 	date: ['date'],
 	checkbox: ['checkbox'],
@@ -25,8 +35,75 @@ export const fieldKindsByPropertyType: Partial<Record<PropertyType, FieldKind[]>
 	phone_number: ['phone'],
 	people: ['people'],
 	relation: ['relation'],
-	files: ['files'],
+	files: ['files', 'signature'],
 }
+
+/**
+ * The answer each new kind sends and stores (the older kinds use the row value shapes):
+ * - rating, scale, nps: a whole number in the field's range;
+ * - ranking: every choice once, as a list in the visitor's order;
+ * - signature: like files, a list of one uploaded blob id (a PNG), which becomes a file;
+ * - matrix: `{ [row]: column }`, or `{ [row]: column[] }` when `matrix.multiple`;
+ * - calculated: worked out by the server from the other answers (form-rules.ts); anything sent is ignored.
+ * Written to a rich_text property, ranking is "1. A" lines and matrix "Row: Column" lines.
+ */
+export type AnswerShapes = {
+	rating: number
+	scale: number
+	nps: number
+	ranking: string[]
+	signature: string[]
+	matrix: Record<string, string | string[]>
+	calculated: number
+}
+
+/** Which related rows (relation) or people a visitor may pick from (issue 19). */
+export const choiceScopeSchema = z.discriminatedUnion('mode', [
+	/** Every row of the related database (the first 100 by title), or every person. */
+	z.object({ mode: z.literal('all') }),
+	/** relation: only the related rows that match every filter (on the related database's properties). */
+	z.object({ mode: z.literal('filter'), filters: z.array(rowFilterSchema).min(1).max(10) }),
+	/** Only these: row ids (relation) or people ids (people). */
+	z.object({ mode: z.literal('subset'), ids: z.array(z.string().min(1).max(200)).min(1).max(200) }),
+	/** Nothing is listed: matches appear after two typed characters, at most 10 of them. */
+	z.object({ mode: z.literal('search') }),
+])
+export type ChoiceScope = z.infer<typeof choiceScopeSchema>
+
+/** What search-only choices need before they answer, and how many they give. */
+export const searchOnlyChoices = { minChars: 2, maxResults: 10 } as const
+
+const decimalTextSchema = z
+	.string()
+	.trim()
+	.regex(/^-?\d{1,12}(\.\d{1,6})?$/, 'Use a number such as 12 or 49.90.')
+
+/** One step of a calculation: `operation` with a fixed number or an earlier numeric answer, when `when` matches. */
+export const calculationStepSchema = z.object({
+	/** All must match (form-rules.ts conditions on earlier questions); empty: always. */
+	when: z.array(conditionSchema).max(10).default([]),
+	operation: z.enum(['add', 'subtract', 'multiply', 'divide', 'set']),
+	operand: z.union([
+		z.object({ value: decimalTextSchema }),
+		/** An earlier question of a numeric kind (number, rating, scale, nps, calculated); empty reads as 0. */
+		z.object({ fieldId: z.string().min(1).max(64) }),
+	]),
+})
+export type CalculationStep = z.infer<typeof calculationStepSchema>
+
+/** A calculated field: starts at `start` and applies each step in order, exactly (decimals, never floats). */
+export const formCalculationSchema = z.object({
+	start: decimalTextSchema.default('0'),
+	steps: z.array(calculationStepSchema).max(50, 'A calculation has at most 50 steps.').default([]),
+	/** The result is rounded half-up to this many decimals. */
+	decimals: z.number().int().min(0).max(6).default(0),
+	/** Shown around the number on the page: "€", " pts". */
+	prefix: z.string().max(10).nullable().default(null),
+	suffix: z.string().max(10).nullable().default(null),
+})
+export type FormCalculation = z.infer<typeof formCalculationSchema>
+
+const choiceLabelSchema = z.string().trim().min(1, 'Name the choice.').max(200)
 
 /** `.pdf`, `image/*` or `application/pdf`: what an `accept` attribute lists. */
 const fileTypeSchema = z
@@ -46,10 +123,13 @@ export const formFileRulesSchema = z.object({
 })
 
 export const formFieldSchema = z.object({
-	/** Stable across edits; answers are keyed by it. */
+	/** Stable across edits; answers are keyed by it (and page breaks name their page by it). */
 	id: z.string().min(1).max(64),
-	/** The database property this field writes. */
-	propertyId: z.string().min(1).max(200),
+	/**
+	 * The database property this question writes; null keeps the answer with the submission only
+	 * (webhooks, e-mails and CSV carry it). Always null for content.
+	 */
+	propertyId: z.string().min(1).max(200).nullable().default(null),
 	kind: fieldKindSchema,
 	label: z.string().trim().min(1, 'Give the field a label.').max(200),
 	helpText: z.string().max(1000).nullable().default(null),
@@ -72,15 +152,38 @@ export const formFieldSchema = z.object({
 		.default(null),
 	/** files: how many, how large and which types; null takes the defaults of form-files.ts. */
 	fileRules: formFileRulesSchema.nullable().default(null),
+	/** short_text, long_text: at most this many characters (a counter shows near it); null: the kind's limit. */
+	maxLength: z.number().int().min(1).max(20_000).nullable().default(null),
+	/** ranking, and select or multi_select without a property: the choices, in order. */
+	choices: z.array(choiceLabelSchema).max(100).nullable().default(null),
+	/** rating (min is 1), scale: the range and the words at its ends; nps is always 0–10. */
+	scale: z
+		.object({
+			min: z.number().int().min(0).max(1).default(1),
+			max: z.number().int().min(2).max(10).default(5),
+			minLabel: z.string().trim().max(60).nullable().default(null),
+			maxLabel: z.string().trim().max(60).nullable().default(null),
+		})
+		.nullable()
+		.default(null),
+	matrix: z
+		.object({
+			rows: z.array(choiceLabelSchema).min(1, 'Add a row.').max(20),
+			columns: z.array(choiceLabelSchema).min(2, 'Add at least two columns.').max(10),
+			/** Several columns per row (checkboxes) instead of one (radio buttons). */
+			multiple: z.boolean().default(false),
+		})
+		.nullable()
+		.default(null),
+	calculation: formCalculationSchema.nullable().default(null),
+	/** relation, people: which choices visitors may see (the public reads give nothing else). */
+	choiceScope: choiceScopeSchema.default({ mode: 'all' }),
+	/** paragraph: its text, with **bold** and [links](https://…); the label names it in the builder. */
+	body: z.string().max(5000).nullable().default(null),
+	/** image: the picture; the label is its alternative text. */
+	image: pageImageSchema.nullable().default(null),
 })
 export type FormField = z.infer<typeof formFieldSchema>
-
-/** An image of the page head: an upload of the organization, or a link. `name` decides SVG handling. */
-export const pageImageSchema = z.union([
-	z.object({ blobId: z.string().min(1).max(64) }),
-	z.object({ url: z.url({ protocol: /^https?$/ }).max(2000) }),
-])
-export type PageImage = z.infer<typeof pageImageSchema>
 
 export const formPageSchema = z.object({
 	pageTitle: z.string().trim().max(200).nullable().default(null),
@@ -178,6 +281,18 @@ export const formNotificationsSchema = z.object({
 })
 export type FormNotifications = z.infer<typeof formNotificationsSchema>
 
+/** How the page presents the questions (issue 19). */
+export const formLayoutSchema = z.object({
+	/**
+	 * classic: a page at a time (page breaks split the form, with back and next); one_at_a_time:
+	 * one question per screen, Typeform's way, moved through with the keyboard.
+	 */
+	display: z.enum(['classic', 'one_at_a_time']).default('classic'),
+	/** A bar and "Page 2 of 3" (or "3 of 12" questions) above the form. */
+	showProgress: z.boolean().default(true),
+})
+export type FormLayout = z.infer<typeof formLayoutSchema>
+
 export const slugSchema = z
 	.string()
 	.trim()
@@ -196,8 +311,9 @@ export const formSchema = z.object({
 	databaseId: z.string(),
 	databaseName: z.string(),
 	fields: z.array(formFieldSchema),
-	/** Rules that show, hide or require fields by the answers (form-logic.ts). */
+	/** Rules that show, hide or require fields, or jump to a page, by the answers (form-logic.ts). */
 	logic: formLogicSchema,
+	layout: formLayoutSchema,
 	page: formPageSchema,
 	/** Shown after a submission; `{Label}` placeholders are filled with the answers. */
 	confirmationMessage: z.string(),
@@ -221,10 +337,29 @@ export const formSchema = z.object({
 })
 export type Form = z.infer<typeof formSchema>
 
-export const createFormSchema = z.object({
-	name: z.string().trim().min(1).max(200),
-	databaseId: z.string().min(1).max(64),
-})
+/**
+ * A new form: on a database of the organization (`databaseId`), or on a new built-in database made
+ * for it (`newDatabase`, in that built-in workspace or the organization's first one, made when it
+ * has none). A `template` (form-templates.ts) brings its questions, and with a new database the
+ * properties they write; on an existing database its questions take the properties that fit by
+ * name and type, and the others are kept with the answers.
+ */
+export const createFormSchema = z
+	.object({
+		name: z.string().trim().min(1).max(200),
+		databaseId: z.string().min(1).max(64).optional(),
+		newDatabase: z.object({ workspaceId: z.string().min(1).max(64).optional() }).optional(),
+		template: z.enum(formTemplateIds, { error: 'Pick one of the templates.' }).optional(),
+	})
+	.superRefine((input, ctx) => {
+		if ((input.databaseId === undefined) === (input.newDatabase === undefined)) {
+			ctx.addIssue({
+				code: 'custom',
+				path: ['databaseId'],
+				message: 'Pick a database, or ask for a new one.',
+			})
+		}
+	})
 export type CreateForm = z.infer<typeof createFormSchema>
 
 export const updateFormSchema = z
@@ -232,6 +367,7 @@ export const updateFormSchema = z
 		name: z.string().trim().min(1).max(200),
 		fields: z.array(formFieldSchema).max(100, 'A form has at most 100 fields.'),
 		logic: formLogicSchema,
+		layout: formLayoutSchema,
 		page: formPageSchema,
 		confirmationMessage: z.string().trim().min(1).max(2000),
 		redirectUrl: redirectUrlSchema.nullable(),
@@ -253,12 +389,20 @@ export const updateUrlSchema = z.object({ slug: slugSchema })
 
 // ---- the public side ----------------------------------------------------------------------
 
-/** A field as visitors see it: with the property's options or the relation's database. */
-export const publicFieldSchema = formFieldSchema.extend({
-	/** select, multi_select, status: the choices. */
+/**
+ * A field as visitors see it: with the property's options or the relation's database. Which
+ * choices a relation or people field lists is the server's business: visitors learn only whether
+ * they must search (`searchOnly`), never the filter or the chosen ids.
+ */
+export const publicFieldSchema = formFieldSchema.omit({ choiceScope: true }).extend({
+	/** select, multi_select, status, ranking: the choices (the property's options, or the field's own). */
 	options: z.array(z.string()).optional(),
 	/** relation: our id of the related database, for the scoped choices read. */
 	relationDatabaseId: z.string().nullable().optional(),
+	/** relation, people: nothing is listed until two characters are typed. */
+	searchOnly: z.boolean().optional(),
+	/** image: the picture's address (absolute, or a sanitised SVG `data:` URI). */
+	imageUrl: z.string().nullable().optional(),
 })
 export type PublicField = z.infer<typeof publicFieldSchema>
 
@@ -294,6 +438,7 @@ export const publicFormSchema = z.object({
 	fields: z.array(publicFieldSchema).nullable(),
 	/** The form's rules, evaluated in the browser as the visitor answers (and again on the server). */
 	logic: formLogicSchema.nullable(),
+	layout: formLayoutSchema,
 	passwordRequired: z.boolean(),
 	acceptingResponses: z.boolean(),
 	closedMessage: z.string().nullable(),
@@ -353,11 +498,23 @@ export const formUploadSchema = directUploadRequestSchema.extend({
 })
 export type FormUpload = z.infer<typeof formUploadSchema>
 
-export const viewKindSchema = z.enum(['view', 'start'])
+/**
+ * view: the page was loaded; start: the visitor began answering; reach: the visitor reached a step,
+ * `step` being a question's id (shown on its screen, or focused on a classic page) or a page
+ * break's id (its page opened). Each step is reported once per visit; no answer is ever sent.
+ */
+export const viewKindSchema = z.enum(['view', 'start', 'reach'])
 export const viewsSchema = z.object({
 	/** A beacon may carry several events (a page that was viewed and started). */
 	events: z
-		.array(z.object({ formId: z.string().min(1).max(100), kind: viewKindSchema }))
+		.array(
+			z.object({
+				formId: z.string().min(1).max(100),
+				kind: viewKindSchema,
+				/** reach: the question or page break reached; a step that is not in the form counts nothing. */
+				step: z.string().min(1).max(64).optional(),
+			}),
+		)
 		.min(1)
 		.max(20),
 })
@@ -386,6 +543,22 @@ export const submissionSchema = z.object({
 })
 export type Submission = z.infer<typeof submissionSchema>
 
+/** One try at writing an answer into the workspace. */
+export const deliveryAttemptSchema = z.object({
+	at: z.iso.datetime(),
+	/** Null when it went through. */
+	error: z.string().nullable(),
+	ms: z.number().int().nullable(),
+})
+
+/** DELETE …/submissions/{submissionId}: the answer and its files; the row too only when asked. */
+export const deleteSubmissionQuerySchema = z.object({
+	deleteRow: z
+		.enum(['true', 'false'])
+		.default('false')
+		.transform((value) => value === 'true'),
+})
+
 export const submissionsPageSchema = z.object({
 	submissions: z.array(submissionSchema),
 	total: z.number().int(),
@@ -395,6 +568,11 @@ export type SubmissionsPage = z.infer<typeof submissionsPageSchema>
 
 export const submissionsQuerySchema = z.object({
 	state: z.enum(['pending', 'delivered', 'failed', 'dead', 'spam']).optional(),
+	/** Answers that contain this text, in any field (case-insensitive). */
+	q: z.string().trim().max(200).optional(),
+	/** With `value`: answers whose field `field` contains `value` (a choice among a list's, text within text). */
+	field: z.string().min(1).max(64).optional(),
+	value: z.string().trim().max(200).optional(),
 	limit: z.coerce.number().int().min(1).max(500).default(50),
 	offset: z.coerce.number().int().min(0).default(0),
 })
@@ -417,6 +595,22 @@ export const analyticsSchema = z.object({
 	completionRate: z.number().nullable(),
 	daily: z.array(
 		z.object({ date: z.iso.date(), views: z.number().int(), starts: z.number().int(), submissions: z.number().int() }),
+	),
+	/**
+	 * Drop-off: the form's questions and pages in order, with how many visits reached each. `dropOff`
+	 * is the share (0–1) of those that reached it and did not reach the next step (or submit, for the
+	 * last); null when none reached it.
+	 */
+	steps: z.array(
+		z.object({
+			id: z.string(),
+			kind: z.enum(['page', 'question']),
+			label: z.string(),
+			/** 1-based page the step is on. */
+			page: z.number().int(),
+			reached: z.number().int(),
+			dropOff: z.number().nullable(),
+		}),
 	),
 })
 export type FormAnalytics = z.infer<typeof analyticsSchema>
@@ -472,6 +666,25 @@ export const webhookDeliverySchema = z.object({
 	createdAt: z.iso.datetime(),
 })
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>
+
+/** One answer in full (GET …/submissions/{submissionId}). */
+export const submissionDetailSchema = submissionSchema.extend({
+	/** Every attempt at the workspace write, oldest first. */
+	attempts: z.array(deliveryAttemptSchema),
+	/** The files of its file and signature answers, with short-lived links to open them. */
+	files: z.array(
+		z.object({
+			fieldId: z.string(),
+			name: z.string(),
+			contentType: z.string(),
+			byteSize: z.number().int(),
+			url: z.string(),
+		}),
+	),
+	/** Its deliveries to the form's webhooks, with every attempt. */
+	webhooks: z.array(webhookDeliverySchema.extend({ url: z.string() })),
+})
+export type SubmissionDetail = z.infer<typeof submissionDetailSchema>
 
 /** The URL parameter that prefills a field: its own `param`, or its label in lowercase with underscores. */
 export function prefillParamOf(field: { label: string; param?: string | null }): string {

@@ -3,6 +3,9 @@ import { sql } from 'drizzle-orm'
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { organizations, users } from '#src/core/auth/auth.schema.ts'
 
+/** One delivery attempt of a write, as its log keeps it. */
+export type WriteAttempt = { at: string; error: string | null; ms: number | null }
+
 const createdAt = timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 const updatedAt = timestamp('updated_at', { withTimezone: true }).notNull().defaultNow()
 
@@ -175,6 +178,8 @@ export const workspaceWrites = pgTable(
 			.default('pending'),
 		attempts: integer('attempts').notNull().default(0),
 		lastError: text('last_error'),
+		/** Every attempt, oldest first (the last 20): when, how long, and its error when it failed. */
+		attemptLog: jsonb('attempt_log').$type<WriteAttempt[]>().notNull().default([]),
 		source: text('source').notNull(),
 		/** When the first attempt began: a retried create looks for rows made since then. */
 		firstAttemptAt: timestamp('first_attempt_at', { withTimezone: true, precision: 3 }),

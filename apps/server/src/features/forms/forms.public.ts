@@ -18,7 +18,6 @@ import { portalFormIdentity } from '#src/features/portals/portals.public.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { enforceRateLimit, type RateLimitRule } from '#src/lib/rate-limit.ts'
 import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
-import type { PublicGrant } from '#src/workspaces/workspaces.deps.ts'
 import type { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
 import { queueDeliverySoon, storeWriteWith } from '#src/workspaces/workspaces.writes.ts'
 import { fileBlobIds, validateAnswers } from './forms.answers.ts'
@@ -497,41 +496,6 @@ export async function openPageAsset(deps: FormsDeps, idOrSlug: string, asset: Pa
 		throw new AppError('NOT_FOUND', { detail: 'This form has no such image.' })
 	}
 	return { contentType: blob.contentType, byteSize: file.byteSize, body: file.body }
-}
-
-/**
- * What a published form lets visitors read: the related databases of its relation fields
- * (titles only) and, with a people field, the workspace's people. The scope is
- * `form:<id>` or, for a password-protected form, `form:<id>.<unlock token>`.
- */
-export async function formGrant(deps: FormsDeps, scope: string): Promise<PublicGrant | null> {
-	const separator = scope.indexOf('.')
-	const idOrSlug = separator > 0 ? scope.slice(0, separator) : scope
-	const token = separator > 0 ? scope.slice(separator + 1) : undefined
-	let found: Awaited<ReturnType<typeof findPublicForm>>
-	try {
-		found = await findPublicForm(deps, idOrSlug)
-	} catch (error) {
-		if (error instanceof AppError) {
-			return null
-		}
-		throw error
-	}
-	const { form, database } = found
-	if (!database || !isUnlocked(deps, form, token)) {
-		return null
-	}
-	const properties = new Map(database.properties.map((property) => [property.id, property]))
-	const databases = new Map<string, string[]>()
-	let hasPeople = false
-	for (const field of form.fields) {
-		const property = properties.get(field.propertyId)
-		if (field.kind === 'relation' && property?.relationDatabaseId) {
-			databases.set(property.relationDatabaseId, [])
-		}
-		hasPeople ||= field.kind === 'people'
-	}
-	return { orgId: form.organizationId, databases, peopleWorkspaceId: hasPeople ? database.workspaceId : null }
 }
 
 /**

@@ -1,5 +1,12 @@
 import type { FormLogic } from '@blocksmith/contracts/form-rules.ts'
-import type { FormField, FormLimits, FormNotifications, FormPage, FormTheme } from '@blocksmith/contracts/forms.ts'
+import type {
+	FormField,
+	FormLayout,
+	FormLimits,
+	FormNotifications,
+	FormPage,
+	FormTheme,
+} from '@blocksmith/contracts/forms.ts'
 import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
 import { sql } from 'drizzle-orm'
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
@@ -26,6 +33,8 @@ export const forms = pgTable(
 		fields: jsonb('fields').$type<FormField[]>().notNull(),
 		/** Rules that show, hide or require fields by the answers (contracts/form-rules.ts). */
 		logic: jsonb('logic').$type<FormLogic>().notNull().default([]),
+		/** Classic pages or one question at a time, and the progress bar (FormLayout; defaults filled on read). */
+		layout: jsonb('layout').$type<Partial<FormLayout>>().notNull().default({}),
 		page: jsonb('page').$type<FormPage>().notNull(),
 		confirmationMessage: text('confirmation_message').notNull(),
 		redirectUrl: text('redirect_url'),
@@ -110,6 +119,24 @@ export const formViewCounts = pgTable(
 		starts: integer('starts').notNull().default(0),
 	},
 	(table) => [primaryKey({ columns: [table.formId, table.hour] })],
+)
+
+/**
+ * Drop-off: how many visits reached each step (a question, or a page break's page) per form and
+ * hour. Counts only, as for views; a step is reported once per visit.
+ */
+export const formStepCounts = pgTable(
+	'form_step_counts',
+	{
+		formId: text('form_id')
+			.notNull()
+			.references(() => forms.id, { onDelete: 'cascade' }),
+		hour: timestamp('hour', { withTimezone: true }).notNull(),
+		/** The field id of the question or page break. */
+		step: text('step').notNull(),
+		reached: integer('reached').notNull().default(0),
+	},
+	(table) => [primaryKey({ columns: [table.formId, table.hour, table.step] })],
 )
 
 /** A URL that receives each submission of a form, signed with its own secret. */
