@@ -4,7 +4,7 @@ import { ThemeProvider } from '#src/components/ui/theme.tsx'
 import { installErrorBeacon } from '#src/lib/error-beacon.ts'
 import { reportHeightToEmbedder } from './embedded.ts'
 import { FormPage, readPageData } from './form-page.tsx'
-import '#src/styles.css'
+import './form.css'
 
 // The entry of form.html, the public form page. Only React, the page and small pieces: no
 // router, no data library, no session — visitors of a form are not users of the app, and the
