@@ -1,4 +1,11 @@
-import { type Form, formLimitsSchema, formNotificationsSchema, formThemeSchema } from '@blocksmith/contracts/forms.ts'
+import {
+	type Form,
+	formFieldSchema,
+	formLayoutSchema,
+	formLimitsSchema,
+	formNotificationsSchema,
+	formThemeSchema,
+} from '@blocksmith/contracts/forms.ts'
 import type { Database } from '@blocksmith/contracts/workspaces.ts'
 
 // Shared by the forms screens' tests: a form on a database with one property of most kinds
@@ -31,21 +38,15 @@ export const database: Database = {
 	sync: { state: 'idle', lastSyncedAt: null, nextSyncAt: null, lastError: null, rowCount: 0 },
 }
 
+/** A field with the contract's defaults for everything not given. */
+export function makeField(
+	changes: Partial<Form['fields'][number]> & Pick<Form['fields'][number], 'id' | 'kind' | 'label'>,
+) {
+	return formFieldSchema.parse(changes)
+}
+
 function field(id: string, propertyId: string, kind: Form['fields'][number]['kind'], label: string) {
-	return {
-		id,
-		propertyId,
-		kind,
-		label,
-		helpText: null,
-		placeholder: null,
-		required: propertyId === 'name',
-		defaultValue: null,
-		includeTime: false,
-		hidden: false,
-		param: null,
-		fileRules: null,
-	}
+	return makeField({ id, propertyId, kind, label, required: propertyId === 'name' })
 }
 
 export function makeForm(changes: Partial<Form> = {}): Form {
@@ -55,6 +56,7 @@ export function makeForm(changes: Partial<Form> = {}): Form {
 		slug: null,
 		tool: 'local',
 		logic: [],
+		layout: formLayoutSchema.parse({}),
 		limits: formLimitsSchema.parse({}),
 		notifications: formNotificationsSchema.parse({}),
 		theme: formThemeSchema.parse({}),

@@ -1,14 +1,17 @@
-import type { FieldKind } from '@blocksmith/contracts/form-kinds.ts'
+import type { ContentKind, FieldKind, QuestionKind } from '@blocksmith/contracts/form-kinds.ts'
 import { checkLogicReferences, type FormLogic } from '@blocksmith/contracts/form-rules.ts'
 import { readableTextOn } from '@blocksmith/contracts/form-theme.ts'
 import {
 	type Form,
 	type FormField,
+	type FormLayout,
 	type FormLimits,
 	type FormNotifications,
 	type FormPage,
 	type FormTheme,
 	fieldKindsFor,
+	formCalculationSchema,
+	formFieldSchema,
 	type PublicField,
 	type PublicForm,
 	type UpdateForm,
@@ -24,6 +27,8 @@ export type FormDraft = {
 	fields: FormField[]
 	page: FormPage
 	logic: FormLogic
+	/** Classic pages or one question at a time, and whether progress shows. */
+	layout: FormLayout
 	confirmationMessage: string
 	/** Set: visitors go there after submitting instead of reading the confirmation message. */
 	redirectUrl: string | null
@@ -45,6 +50,7 @@ export function draftFromForm(form: Form): FormDraft {
 	return {
 		name: form.name,
 		fields: form.fields.map((field) => ({ ...field })),
+		layout: { ...form.layout },
 		page: { ...form.page, extras: { ...form.page.extras } },
 		logic: form.logic.map((rule) => ({
 			...rule,
@@ -163,6 +169,18 @@ export const kindLabels: Record<FieldKind, string> = {
 	people: 'People',
 	relation: 'Linked rows',
 	files: 'File upload',
+	rating: 'Rating',
+	scale: 'Linear scale',
+	nps: 'Net Promoter Score',
+	ranking: 'Ranking',
+	signature: 'Signature',
+	matrix: 'Matrix',
+	calculated: 'Calculation',
+	heading: 'Heading',
+	paragraph: 'Text',
+	image: 'Image',
+	divider: 'Divider',
+	page_break: 'Page break',
 }
 
 /** Properties a field can write (writable types with a field kind). */
@@ -176,21 +194,105 @@ export function unusedProperties(properties: readonly Property[], fields: readon
 	return askableProperties(properties).filter((property) => !used.has(property.id))
 }
 
-export function newField(property: Property): FormField {
+/**
+ * The settings a kind needs to be asked at all (choices to rank, a scale's ends, a matrix's rows),
+ * given when a field is made or switched to the kind; other kinds' settings are cleared.
+ */
+export function settingsForKind(kind: FieldKind, field?: Partial<FormField>): Partial<FormField> {
+	const choices = field?.choices?.length ? field.choices : ['Option 1', 'Option 2', 'Option 3']
+	switch (kind) {
+		case 'rating':
+			return { scale: { min: 1, max: 5, minLabel: null, maxLabel: null } }
+		case 'scale':
+			return { scale: field?.scale ?? { min: 1, max: 5, minLabel: null, maxLabel: null } }
+		case 'nps':
+			return {
+				scale: { min: 0, max: 10, minLabel: field?.scale?.minLabel ?? null, maxLabel: field?.scale?.maxLabel ?? null },
+			}
+		case 'ranking':
+			return { choices }
+		case 'select':
+		case 'multi_select':
+			// Bound to a property, the property's options are the choices.
+			return { choices: field?.propertyId ? null : choices }
+		case 'matrix':
+			return { matrix: { rows: ['Row 1', 'Row 2'], columns: ['Column 1', 'Column 2', 'Column 3'], multiple: false } }
+		case 'calculated':
+			return { calculation: formCalculationSchema.parse({}), required: false }
+		default:
+			return {}
+	}
+}
+
+/** What switching a field to another kind changes: the new kind's settings, the old one's cleared. */
+export function switchKind(field: FormField, kind: FieldKind): Partial<FormField> {
 	return {
+		kind,
+		defaultValue: null,
+		scale: null,
+		choices: null,
+		matrix: null,
+		calculation: null,
+		...settingsForKind(kind, field),
+	}
+}
+
+/** Text the label must have (the contract refuses an empty one), cut to its limit. */
+function labelText(text: string | undefined, fallback: string): string {
+	return (text?.trim() || fallback).slice(0, 200)
+}
+
+/** A question on a property, with the kind its type asks by default. Defaults come from the contract. */
+export function newField(property: Property): FormField {
+	const kind = fieldKindsFor(property.type)[0] ?? 'short_text'
+	return formFieldSchema.parse({
 		id: crypto.randomUUID(),
 		propertyId: property.id,
-		kind: fieldKindsFor(property.type)[0] ?? 'short_text',
-		label: property.name,
-		helpText: property.description ?? null,
-		placeholder: null,
-		required: false,
-		defaultValue: null,
-		includeTime: false,
-		hidden: false,
-		param: null,
-		fileRules: null,
-	}
+		kind,
+		label: labelText(property.name, 'Untitled question'),
+		helpText: property.description ? property.description.slice(0, 1000) : null,
+		...settingsForKind(kind, { propertyId: property.id }),
+	})
+}
+
+/** A question kept with the answers only (no property), or bound later to one made for it. */
+export function newQuestion(kind: QuestionKind, label?: string, propertyId: string | null = null): FormField {
+	return formFieldSchema.parse({
+		id: crypto.randomUUID(),
+		propertyId,
+		kind,
+		label: labelText(label, kindLabels[kind]),
+		...settingsForKind(kind, { propertyId }),
+	})
+}
+
+const contentLabels: Record<ContentKind, string> = {
+	heading: 'New section',
+	paragraph: 'Text',
+	image: 'Image',
+	divider: 'Divider',
+	page_break: 'Next page',
+}
+
+/** Content: never answered, never bound. A heading's label is its text; a page break's, the next page's title. */
+export function newContent(kind: ContentKind): FormField {
+	return formFieldSchema.parse({
+		id: crypto.randomUUID(),
+		kind,
+		label: contentLabels[kind],
+		...(kind === 'paragraph' ? { body: '' } : {}),
+	})
+}
+
+/** 1-based page of each item: page breaks start pages (a break belongs to the page it opens). */
+export function pageNumbers(fields: readonly Pick<FormField, 'kind'>[]): number[] {
+	let page = 1
+	return fields.map((field) => {
+		if (field.kind === 'page_break') {
+			page += 1
+		}
+		return page
+	})
 }
 
 /** Errors of a field list follow their field when fields move or go: they are keyed by index. */
@@ -217,12 +319,16 @@ export function reindexErrors(
 }
 
 /** A field as visitors get it: with its property's choices, or the related database. */
-function publicField(field: FormField, property: Property | undefined): PublicField {
-	const options = property?.options?.map((option) => option.name)
+function publicField(field: FormField, property: Property | undefined, imageUrl: string | null): PublicField {
+	// Visitors never learn the scope itself: only whether they must search.
+	const { choiceScope, ...rest } = field
+	const options = field.choices ?? property?.options?.map((option) => option.name)
 	return {
-		...field,
+		...rest,
 		...(options ? { options } : {}),
 		relationDatabaseId: property?.relationDatabaseId ?? null,
+		...(field.kind === 'relation' || field.kind === 'people' ? { searchOnly: choiceScope.mode === 'search' } : {}),
+		...(field.kind === 'image' ? { imageUrl } : {}),
 	}
 }
 
@@ -235,6 +341,8 @@ export function previewForm(
 	draft: FormDraft,
 	properties: readonly Property[],
 	images: { pageThumbnail: string | null; favicon: string | null; logo: string | null; cover: string | null },
+	/** image items' pictures, by field id, as the builder can show them. */
+	itemImages: Readonly<Record<string, string | null>> = {},
 ): PublicForm {
 	const byId = new Map(properties.map((property) => [property.id, property]))
 	const theme = draft.theme
@@ -248,8 +356,11 @@ export function previewForm(
 		pageThumbnail: images.pageThumbnail,
 		favicon: images.favicon,
 		extras: { indexable: draft.page.extras.indexable },
-		fields: draft.fields.map((field) => publicField(field, byId.get(field.propertyId))),
+		fields: draft.fields.map((field) =>
+			publicField(field, field.propertyId ? byId.get(field.propertyId) : undefined, itemImages[field.id] ?? null),
+		),
 		logic: draft.logic,
+		layout: draft.layout,
 		passwordRequired: false,
 		acceptingResponses: draft.acceptingResponses,
 		closedMessage: draft.closedMessage,
