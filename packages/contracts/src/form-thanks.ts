@@ -2,15 +2,69 @@
 // (`Thanks, {Name}!`), or a redirect to the form owner's page with the answers as parameters.
 // Shared by the server (which answers the submission with both) and the builder's preview.
 
-type ThanksField = { id: string; label: string }
+// Zod-free (the public page has a size budget): kinds are told apart with form-pages.ts.
+import type { FieldKind } from './form-kinds.ts'
+import { isContent as isContentKind } from './form-pages.ts'
 
-/** An answer as text: lists joined, dates by their day (and end), yes/no for ticks, files by name. */
-export function answerText(value: unknown): string {
+/**
+ * What reading an answer needs to know of its question (a FormField or PublicField will do);
+ * without a kind the answer is read by its shape alone.
+ */
+export type AnswerTextField = {
+	kind?: FieldKind
+	/** rating: "4/5" reads against the top of the scale. */
+	scale?: { max: number } | null
+	/** calculated: the number as the page shows it. */
+	calculation?: { decimals: number; prefix: string | null; suffix: string | null } | null
+}
+
+type ThanksField = { id: string; label: string } & AnswerTextField
+
+/** The top of a rating when the builder set none (as forms.ts defaults it). */
+const defaultRatingMax = 5
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * An answer as text, the same in mails, webhooks, CSV and placeholders: lists joined, dates by
+ * their day (and end), yes/no for ticks, files (and a signature) by name, a rating as "4/5", a
+ * ranking as "1. A, 2. B", a matrix as "Row: Column; …", a calculation with its prefix and suffix.
+ * Content (headings, images…) has no answer: always empty.
+ */
+export function answerText(value: unknown, field?: AnswerTextField): string {
 	if (value === null || value === undefined) {
 		return ''
 	}
+	if (field?.kind && isContentKind(field.kind)) {
+		return ''
+	}
+	switch (field?.kind) {
+		case 'rating':
+			return typeof value === 'number' ? `${value}/${field.scale?.max ?? defaultRatingMax}` : answerText(value)
+		case 'ranking':
+			return Array.isArray(value)
+				? value.map((choice, index) => `${index + 1}. ${answerText(choice)}`).join(', ')
+				: answerText(value)
+		case 'matrix':
+			return isRecord(value)
+				? Object.entries(value)
+						.filter(([, cell]) => answerText(cell) !== '')
+						.map(([row, cell]) => `${row}: ${answerText(cell)}`)
+						.join('; ')
+				: answerText(value)
+		case 'calculated': {
+			if (typeof value !== 'number') {
+				return answerText(value)
+			}
+			const calculation = field.calculation
+			const number = calculation ? value.toFixed(calculation.decimals) : String(value)
+			return `${calculation?.prefix ?? ''}${number}${calculation?.suffix ?? ''}`
+		}
+	}
 	if (Array.isArray(value)) {
-		return value.map(answerText).join(', ')
+		return value.map((item) => answerText(item)).join(', ')
 	}
 	if (typeof value === 'boolean') {
 		return value ? 'Yes' : 'No'
@@ -31,11 +85,17 @@ export function answerText(value: unknown): string {
  * People and related rows are put in as the ids answered.
  */
 export function fillPlaceholders(message: string, fields: ThanksField[], answers: Record<string, unknown>): string {
-	const byLabel = new Map(fields.map((field) => [field.label.trim().toLowerCase(), field.id]))
+	const byLabel = new Map(
+		fields.filter((field) => !isContent(field)).map((field) => [field.label.trim().toLowerCase(), field]),
+	)
 	return message.replace(/\{([^{}]{1,200})\}/g, (placeholder, label: string) => {
-		const fieldId = byLabel.get(label.trim().toLowerCase())
-		return fieldId === undefined ? placeholder : answerText(answers[fieldId])
+		const field = byLabel.get(label.trim().toLowerCase())
+		return field === undefined ? placeholder : answerText(answers[field.id], field)
 	})
+}
+
+function isContent(field: AnswerTextField): boolean {
+	return field.kind !== undefined && isContentKind(field.kind)
 }
 
 /** Parameter names from labels: `Your e-mail` → `your_e_mail`. */
@@ -71,7 +131,7 @@ export function redirectTarget(
 	}
 	if (withAnswers) {
 		for (const field of fields) {
-			const text = answerText(answers[field.id])
+			const text = answerText(answers[field.id], field)
 			if (text !== '') {
 				target.searchParams.set(parameterName(field.label), text)
 			}

@@ -50,6 +50,10 @@ export function withPage(html: string, page: { head: string; data: Record<string
 	for (const tag of defaultHeadTags) {
 		result = result.replace(tag, '')
 	}
+	// The browser takes the first theme colour: a page with its own (a form's accent) drops the default.
+	if (page.head.includes('<meta name="theme-color"')) {
+		result = result.replace(/<meta\s+name="theme-color"[^>]*>/, '')
+	}
 	const json = JSON.stringify(page.data).replaceAll('<', '\\u003c')
 	result = result.replace(
 		'</head>',

@@ -1,162 +1,58 @@
 import type { FieldError } from '@blocksmith/contracts/errors.ts'
-import { fileRulesOf } from '@blocksmith/contracts/form-files.ts'
-import { evaluateLogic, type FormLogic } from '@blocksmith/contracts/form-rules.ts'
-import { type FormField, fieldKindsFor } from '@blocksmith/contracts/forms.ts'
-import type { Property, RowValues } from '@blocksmith/contracts/workspaces.ts'
+import { isContentKind } from '@blocksmith/contracts/form-kinds.ts'
+import { evaluateForm, type FormLogic } from '@blocksmith/contracts/form-rules.ts'
+import type { FormField } from '@blocksmith/contracts/forms.ts'
+import type { Property, PropertyType, RowValues } from '@blocksmith/contracts/workspaces.ts'
 import { and, eq, inArray } from 'drizzle-orm'
 import { members } from '#src/core/auth/auth.schema.ts'
 import type { Db } from '#src/db/client.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { validateRowValues } from '#src/workspaces/values.ts'
 import { workspaceRows } from '#src/workspaces/workspaces.schema.ts'
+import { InvalidAnswer, isEmptyAnswer, normaliseAnswer, propertyValueOf } from './forms.answers-kinds.ts'
 import { answerBlobIds, resolveAnswerFiles } from './forms.files.ts'
 
 // The server's check of a form's answers: the browser's checks are a convenience, this is the
-// defence. Answers are keyed by field id and use the row value shapes; each error names the
-// field (`answers.<fieldId>`) so the page can show it beside the input.
+// defence. Answers are keyed by field id and use the row value shapes (forms.ts `AnswerShapes`
+// for the newer kinds); each error names the field (`answers.<fieldId>`) so the page can show it
+// beside the input. Each kind's own check is in forms.answers-kinds.ts, the check of the
+// questions themselves (on save) in forms.answers-definitions.ts.
 
-/** Explicit limits on what one answer may hold. */
-export const answerLimits = {
-	shortTextChars: 2_000,
-	longTextChars: 20_000,
-	choices: 100,
-} as const
+export { validateFieldDefinitions } from './forms.answers-definitions.ts'
+export { answerLimits } from './forms.answers-kinds.ts'
 
-class InvalidAnswer extends Error {}
-
-function fail(message: string): never {
-	throw new InvalidAnswer(message)
-}
-
-function isEmpty(value: unknown): boolean {
-	return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)
-}
-
-const isoDate = /^\d{4}-\d{2}-\d{2}$/
-
-/** One answer in the shape of its property's value, or undefined when left empty. */
-function normalise(field: FormField, raw: unknown): unknown {
-	const label = field.label
-	if (isEmpty(raw) || (field.kind === 'checkbox' && raw === false)) {
-		if (field.required) {
-			fail(field.kind === 'checkbox' ? `Tick "${label}" to continue.` : `"${label}" is required.`)
-		}
-		return field.kind === 'checkbox' && raw === false ? false : undefined
-	}
-	switch (field.kind) {
-		case 'short_text':
-		case 'long_text': {
-			if (typeof raw !== 'string') {
-				fail(`"${label}" must be text.`)
-			}
-			const limit = field.kind === 'short_text' ? answerLimits.shortTextChars : answerLimits.longTextChars
-			if (raw.length > limit) {
-				fail(`"${label}" is longer than ${limit} characters.`)
-			}
-			if (field.required && raw.trim() === '') {
-				fail(`"${label}" is required.`)
-			}
-			return raw
-		}
-		case 'number': {
-			const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw
-			if (typeof value !== 'number' || !Number.isFinite(value)) {
-				fail(`"${label}" must be a number.`)
-			}
-			return value
-		}
-		case 'date': {
-			const value = typeof raw === 'string' ? { start: raw, end: null, timeZone: null } : raw
-			if (!value || typeof value !== 'object' || typeof (value as { start?: unknown }).start !== 'string') {
-				fail(`"${label}" must be a date.`)
-			}
-			const start = (value as { start: string }).start
-			if (!field.includeTime && !isoDate.test(start)) {
-				fail(`"${label}" must be a day (YYYY-MM-DD).`)
-			}
-			return value
-		}
-		case 'checkbox':
-			if (typeof raw !== 'boolean') {
-				fail(`"${label}" must be ticked or not.`)
-			}
-			return raw
-		case 'files': {
-			const blobIds = answerBlobIds(raw)
-			if (blobIds === null) {
-				fail(`"${label}" must be a list of uploaded files.`)
-			}
-			const { maxFiles } = fileRulesOf(field)
-			if (blobIds.length > maxFiles) {
-				fail(`"${label}" takes at most ${maxFiles} ${maxFiles === 1 ? 'file' : 'files'}.`)
-			}
-			return blobIds
-		}
-		case 'multi_select':
-		case 'people':
-		case 'relation':
-			if (!Array.isArray(raw)) {
-				fail(`"${label}" must be a list of choices.`)
-			}
-			if (raw.length > answerLimits.choices) {
-				fail(`"${label}" takes at most ${answerLimits.choices} choices.`)
-			}
-			return raw
-		default:
-			return raw
-	}
-}
-
-/** The blobs the stored answers of a form's file fields hold. */
+/** The blobs the stored answers of a form's file and signature questions hold. */
 export function fileBlobIds(fields: FormField[], answers: Record<string, unknown>): string[] {
-	return fields.filter((field) => field.kind === 'files').flatMap((field) => answerBlobIds(answers[field.id]) ?? [])
+	return fields.filter(isFileKind).flatMap((field) => answerBlobIds(answers[field.id]) ?? [])
 }
 
-/** Checks a form's fields against its database: each writes one askable property, in a kind it allows. */
-export function validateFieldDefinitions(properties: Property[], fields: FormField[]): void {
-	const errors: FieldError[] = []
-	const byId = new Map(properties.map((property) => [property.id, property]))
-	const seenFields = new Set<string>()
-	const seenProperties = new Set<string>()
-	fields.forEach((field, index) => {
-		const property = byId.get(field.propertyId)
-		if (seenFields.has(field.id)) {
-			errors.push({ field: `fields.${index}.id`, message: 'Two fields have the same id.' })
+function isFileKind(field: FormField): boolean {
+	return field.kind === 'files' || field.kind === 'signature'
+}
+
+/**
+ * The property type whose check an answer kept without a property must pass as well, so that an
+ * e-mail is an e-mail wherever it is kept. Text, numbers and choices are checked by kind already.
+ */
+const unboundCheckTypes: Partial<Record<FormField['kind'], PropertyType>> = {
+	url: 'url',
+	email: 'email',
+	phone: 'phone_number',
+	date: 'date',
+}
+
+function checkUnbound(field: FormField, value: unknown): unknown {
+	const type = unboundCheckTypes[field.kind]
+	if (!type) {
+		return value
+	}
+	try {
+		return validateRowValues([{ id: field.id, name: `"${field.label}"`, type }], { [field.id]: value })[field.id]
+	} catch (error) {
+		if (error instanceof AppError && error.code === 'VALIDATION_FAILED') {
+			throw new InvalidAnswer(error.errors?.[0]?.message ?? `"${field.label}" is not valid.`)
 		}
-		seenFields.add(field.id)
-		if (!property) {
-			errors.push({ field: `fields.${index}.propertyId`, message: 'The database has no such property.' })
-			return
-		}
-		if (seenProperties.has(property.id)) {
-			errors.push({ field: `fields.${index}.propertyId`, message: `"${property.name}" already has a field.` })
-		}
-		seenProperties.add(property.id)
-		if (!fieldKindsFor(property.type).includes(field.kind)) {
-			errors.push({
-				field: `fields.${index}.kind`,
-				message: `"${property.name}" (${property.type}) cannot be asked as ${field.kind}.`,
-			})
-			return
-		}
-		if (field.kind === 'files' && field.defaultValue !== null && field.defaultValue !== undefined) {
-			errors.push({ field: `fields.${index}.defaultValue`, message: 'A file field has no default value.' })
-		} else if (field.defaultValue !== null && field.defaultValue !== undefined) {
-			try {
-				const value = normalise({ ...field, required: false }, field.defaultValue)
-				if (value !== undefined) {
-					validateRowValues([property], { [property.id]: value })
-				}
-			} catch (error) {
-				if (!(error instanceof InvalidAnswer || error instanceof AppError)) {
-					throw error
-				}
-				errors.push({ field: `fields.${index}.defaultValue`, message: `Not a valid value for "${field.label}".` })
-			}
-		}
-	})
-	if (errors.length > 0) {
-		throw new AppError('VALIDATION_FAILED', { detail: errors[0]?.message ?? 'Some fields are invalid.', errors })
+		throw error
 	}
 }
 
@@ -171,8 +67,8 @@ async function checkReferences(
 	errors: FieldError[],
 ): Promise<void> {
 	for (const field of fields) {
-		const property = properties.get(field.propertyId)
-		const ids = values[field.propertyId]
+		const property = field.propertyId ? properties.get(field.propertyId) : undefined
+		const ids = property ? values[property.id] : undefined
 		if (!property || !Array.isArray(ids) || ids.length === 0) {
 			continue
 		}
@@ -206,6 +102,12 @@ async function checkReferences(
 /**
  * The answers as stored (keyed by field id) and as written (keyed by property id). Throws a
  * VALIDATION_FAILED problem naming every field that is wrong.
+ *
+ * The rules run as in the browser (form-rules.ts `evaluateForm`): a field hidden by a rule is
+ * neither required nor stored, whatever was sent for it; an answer to a field on a page the path
+ * skipped, or to content, is refused (the page never sends one, so it was made up); calculated
+ * questions take the server's result, whatever was sent. Questions without a property are kept
+ * in the answers only, never written.
  */
 export async function validateAnswers(
 	db: Db,
@@ -215,27 +117,66 @@ export async function validateAnswers(
 ): Promise<{ answers: Record<string, unknown>; values: RowValues }> {
 	const errors: FieldError[] = []
 	const byField = new Map(form.fields.map((field) => [field.id, field]))
+	const byProperty = new Map(properties.map((property) => [property.id, property]))
 	for (const key of Object.keys(answers)) {
 		if (!byField.has(key)) {
 			errors.push({ field: `answers.${key}`, message: 'This form has no such field.' })
 		}
 	}
+	const given: Record<string, unknown> = {}
+	for (const field of form.fields) {
+		if (field.kind !== 'calculated' && Object.hasOwn(answers, field.id)) {
+			given[field.id] = answers[field.id]
+		}
+	}
+	const evaluation = evaluateForm(form.fields, form.logic, given)
 	const normalised: Record<string, unknown> = {}
 	const raw: Record<string, unknown> = {}
-	// The same rules the browser ran: a hidden field is neither required nor stored, whatever was sent for it.
-	const states = evaluateLogic(form.fields, form.logic, answers)
+	const keep = (field: FormField, value: unknown) => {
+		normalised[field.id] = value
+		if (field.propertyId) {
+			const property = byProperty.get(field.propertyId)
+			raw[field.propertyId] = property ? propertyValueOf(field, property, value) : value
+		}
+	}
 	for (const field of form.fields) {
-		const state = states[field.id]
+		const state = evaluation.fields[field.id]
+		const sent = Object.hasOwn(given, field.id) && !isEmptyAnswer(given[field.id])
+		if (isContentKind(field.kind)) {
+			if (sent) {
+				errors.push({
+					field: `answers.${field.id}`,
+					message: `"${field.label}" is not a question: it takes no answer.`,
+				})
+			}
+			continue
+		}
+		if (state?.skipped) {
+			if (sent) {
+				errors.push({
+					field: `answers.${field.id}`,
+					message: 'This question is on a page the form skipped for these answers.',
+				})
+			}
+			continue
+		}
 		if (state && !state.visible) {
+			continue
+		}
+		if (field.kind === 'calculated') {
+			const value = evaluation.calculated[field.id]
+			if (typeof value === 'number' && Number.isFinite(value)) {
+				keep(field, value)
+			}
 			continue
 		}
 		try {
 			// A hidden field takes its value from the link alone: it can be missing, never demanded.
 			const required = !field.hidden && (state?.required ?? field.required)
-			const value = normalise({ ...field, required }, answers[field.id])
+			const property = field.propertyId ? byProperty.get(field.propertyId) : undefined
+			const value = normaliseAnswer({ ...field, required }, given[field.id], property)
 			if (value !== undefined) {
-				normalised[field.id] = value
-				raw[field.propertyId] = value
+				keep(field, field.propertyId ? value : checkUnbound(field, value))
 			}
 		} catch (error) {
 			if (!(error instanceof InvalidAnswer)) {
@@ -245,7 +186,8 @@ export async function validateAnswers(
 		}
 	}
 	// Files are named by blob id in the answer; they become the property's files once checked.
-	const fileFields = form.fields.filter((field) => field.kind === 'files' && Array.isArray(normalised[field.id]))
+	// Those of questions without a property are kept with the answer the same way.
+	const fileFields = form.fields.filter((field) => isFileKind(field) && Array.isArray(normalised[field.id]))
 	const files = await resolveAnswerFiles(
 		db,
 		form,
@@ -254,12 +196,12 @@ export async function validateAnswers(
 	)
 	for (const field of fileFields) {
 		const resolved = files.get(field.id)
-		if (resolved) {
-			normalised[field.id] = resolved
-			raw[field.propertyId] = resolved
-		} else {
-			delete normalised[field.id]
+		delete normalised[field.id]
+		if (field.propertyId) {
 			delete raw[field.propertyId]
+		}
+		if (resolved) {
+			keep(field, resolved)
 		}
 	}
 	let values: RowValues = {}
@@ -277,8 +219,7 @@ export async function validateAnswers(
 		}
 	}
 	if (errors.length === 0) {
-		const properties_ = new Map(properties.map((property) => [property.id, property]))
-		await checkReferences(db, form.organizationId, form.tool, form.fields, properties_, values, errors)
+		await checkReferences(db, form.organizationId, form.tool, form.fields, byProperty, values, errors)
 	}
 	if (errors.length > 0) {
 		throw new AppError('VALIDATION_FAILED', {

@@ -1,5 +1,11 @@
 import type { FieldError } from '@blocksmith/contracts/errors.ts'
-import { type AnswerFile, fileRulesOf, formatBytes, isAcceptedFile } from '@blocksmith/contracts/form-files.ts'
+import {
+	type AnswerFile,
+	type FileRules,
+	fileRulesOf,
+	formatBytes,
+	isAcceptedFile,
+} from '@blocksmith/contracts/form-files.ts'
 import type { FormField } from '@blocksmith/contracts/forms.ts'
 import type { FileValue } from '@blocksmith/contracts/workspaces.ts'
 import { and, eq, inArray, isNotNull, isNull, like, lt } from 'drizzle-orm'
@@ -9,11 +15,12 @@ import type { JobQueue } from '#src/lib/jobs.ts'
 import type { RateLimitRule } from '#src/lib/rate-limit.ts'
 import type { FormsDeps } from './forms.deps.ts'
 
-// File-upload fields. A visitor announces each file for one field of a published form and PUTs
+// File-upload and signature questions. A visitor announces each file for one field of a published form and PUTs
 // it to the signed URL it gets back (the same direct uploads members use); the blob is scoped to
 // that form and field, so it can only be attached there, and only once. The answer then names
 // the blobs; the server checks them against the field's limits again, since the builder may have
-// changed them. Blobs never attached are swept after a day.
+// changed them. Blobs never attached are swept after a day. Questions without a property keep
+// their files with the answer the same way (claimed by the submission), so they can be opened later.
 
 /** Explicit limits on anonymous uploads (RATE_LIMITS=false turns them off for load tests). */
 export const formUploadLimits = {
@@ -24,6 +31,17 @@ export const formUploadLimits = {
 	/** An upload not attached to an answer within this is deleted. */
 	unclaimedHours: 24,
 } satisfies Record<string, RateLimitRule | number>
+
+/**
+ * A signature is one PNG the page draws: a few tens of KB for a large pad, so a megabyte is
+ * plenty and keeps a forged "signature" from being a place to store anything else.
+ */
+export const signatureFileRules: FileRules = { maxFiles: 1, maxFileBytes: 1024 * 1024, accept: ['image/png'] }
+
+/** What a file or signature question takes: the field's limits, or the fixed ones of a signature. */
+export function uploadRulesOf(field: FormField): FileRules {
+	return field.kind === 'signature' ? signatureFileRules : fileRulesOf(field)
+}
 
 /** Where an anonymous upload for a form's field may go (blobs.scope). */
 export function formUploadScope(formId: string, fieldId: string): string {
@@ -70,7 +88,7 @@ export async function resolveAnswerFiles(
 		.where(and(eq(blobs.organizationId, form.organizationId), inArray(blobs.id, allIds)))
 	const byId = new Map(rows.map((row) => [row.id, row]))
 	for (const { field, blobIds } of wanted) {
-		const rules = fileRulesOf(field)
+		const rules = uploadRulesOf(field)
 		const files: FileValue[] = []
 		let problem: string | null = null
 		for (const id of blobIds) {

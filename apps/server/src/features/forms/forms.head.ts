@@ -6,11 +6,20 @@ import { sanitizeSvg, svgDataUri } from '#src/lib/svg.ts'
 import type { FormsDeps } from './forms.deps.ts'
 
 // The head of a public form page: written by the server into the HTML, so crawlers and link
-// previews see it without running JavaScript. An SVG thumbnail or favicon is fetched (an
-// upload from storage, a link through the SSRF-safe fetch), sanitised and inlined as a
-// `data:` URI; anything else is linked.
+// previews see it without running JavaScript. An SVG image (thumbnail, favicon, theme or image
+// item) is fetched (an upload from storage, a link through the SSRF-safe fetch), sanitised and
+// inlined as a `data:` URI; anything else is linked.
 
-export type PageAsset = 'thumbnail' | 'favicon' | 'logo' | 'cover'
+/** A page image, a theme image, or an image item's picture (`fields/<fieldId>`). */
+export type PageAsset = 'thumbnail' | 'favicon' | 'logo' | 'cover' | `fields/${string}`
+
+/** The asset of an image item. */
+export function fieldAsset(fieldId: string): PageAsset {
+	return `fields/${fieldId}`
+}
+
+/** The browser bar's colour when the form has no accent: the product's indigo (as index.html). */
+export const defaultThemeColor = '#4338ca'
 
 /** Limits on fetching a linked SVG: a slow or huge image must not hold up the page. */
 const svgFetchLimits = { timeoutMs: 3000, maxBytes: 256 * 1024 }
@@ -84,7 +93,8 @@ export async function resolvePageImage(
 		return null
 	}
 	if (!isSvgName(blob.filename) && blob.contentType !== 'image/svg+xml') {
-		return `${deps.publicUrl}/api/forms/${form.id}/assets/${asset}`
+		const path = asset.startsWith('fields/') ? `fields/${encodeURIComponent(asset.slice('fields/'.length))}` : asset
+		return `${deps.publicUrl}/api/forms/${form.id}/assets/${path}`
 	}
 	return cached(`blob:${blob.id}`, async () => {
 		const file = await deps.storage.get(blob.key)
@@ -153,6 +163,8 @@ export function renderHead(form: PublicForm | null, pageUrl: string): string {
 			? `<link rel="icon" href="${escapeAttribute(form.favicon)}" />`
 			: '<link rel="icon" type="image/svg+xml" href="/favicon.svg" />',
 	)
+	// The browser's bar and a phone's status bar take the form's accent (issue 19).
+	tags.push(`<meta name="theme-color" content="${escapeAttribute(form.theme.accentColor ?? defaultThemeColor)}" />`)
 	if (!form.extras.indexable) {
 		tags.push('<meta name="robots" content="noindex" />')
 	}

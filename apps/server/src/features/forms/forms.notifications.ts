@@ -1,4 +1,5 @@
-import { answerText, fillPlaceholders } from '@blocksmith/contracts/form-thanks.ts'
+import { isContentKind } from '@blocksmith/contracts/form-kinds.ts'
+import { type AnswerTextField, answerText, fillPlaceholders } from '@blocksmith/contracts/form-thanks.ts'
 import { formNotificationsSchema } from '@blocksmith/contracts/forms.ts'
 import { and, eq, inArray } from 'drizzle-orm'
 import { members, users } from '#src/core/auth/auth.schema.ts'
@@ -12,8 +13,8 @@ import type { forms } from './forms.schema.ts'
 type FormRecord = typeof forms.$inferSelect
 
 /** An answer on its own line of the mail; a dash for none. */
-function answerLine(value: unknown): string {
-	return answerText(value) || '—'
+function answerLine(value: unknown, field: AnswerTextField): string {
+	return answerText(value, field) || '—'
 }
 
 export async function sendSubmissionMails(
@@ -28,7 +29,10 @@ export async function sendSubmissionMails(
 			.from(members)
 			.innerJoin(users, eq(users.id, members.userId))
 			.where(and(eq(members.organizationId, form.organizationId), inArray(members.userId, notifications.memberIds)))
-		const lines = form.fields.map((field) => `${field.label}: ${answerLine(answers[field.id])}`)
+		// Every question, with a property or without; content (headings, images…) answers nothing.
+		const lines = form.fields
+			.filter((field) => !isContentKind(field.kind))
+			.map((field) => `${field.label}: ${answerLine(answers[field.id], field)}`)
 		const text = [
 			`A new answer to "${form.name}":`,
 			'',

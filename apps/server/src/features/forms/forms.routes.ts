@@ -35,7 +35,7 @@ import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse }
 import type { ViewCounter } from './forms.analytics.ts'
 import { formAnalytics } from './forms.analytics.ts'
 import type { FormsCtx, FormsDeps } from './forms.deps.ts'
-import { findPublicForm, isUnlocked, openPageAsset, publicFormData, submit, unlockForm } from './forms.public.ts'
+import { findPublicForm, isUnlocked, openPageAsset, publicFormData, unlockForm } from './forms.public.ts'
 import {
 	authorizeFormAction,
 	createForm,
@@ -46,7 +46,9 @@ import {
 	updateForm,
 	updateUrl,
 } from './forms.service.ts'
+import { createSubmissionRoutes, exportQuerySchema } from './forms.submission-routes.ts'
 import { exportSubmissionsCsv, listSubmissions, retryFailedSubmissions, retrySubmission } from './forms.submissions.ts'
+import { submit } from './forms.submit.ts'
 import { createFormUpload } from './forms.uploads.ts'
 import {
 	createWebhook,
@@ -158,9 +160,13 @@ const routes = {
 		path: '/dashboard/forms/{id}/submissions/export.csv',
 		tags,
 		security,
-		summary: 'Every answer as CSV (UTF-8 with a BOM)',
-		request: { params: idParams },
-		responses: { 200: { content: { 'text/csv': { schema: z.string() } }, description: 'CSV' }, 404: notFound },
+		summary: 'Every answer as CSV (UTF-8 with a BOM), narrowed as the list is (state, q, field and value)',
+		request: { params: idParams, query: exportQuerySchema },
+		responses: {
+			200: { content: { 'text/csv': { schema: z.string() } }, description: 'CSV' },
+			400: bad,
+			404: notFound,
+		},
 	}),
 	retry: createRoute({
 		method: 'post',
@@ -304,6 +310,14 @@ const routes = {
 		request: { params: publicIdParams.extend({ asset: z.enum(['thumbnail', 'favicon', 'logo', 'cover']) }) },
 		responses: { 200: { description: 'The image' }, 404: notFound },
 	}),
+	fieldImage: createRoute({
+		method: 'get',
+		path: '/api/forms/{id}/assets/fields/{fieldId}',
+		tags: publicTags,
+		summary: "The picture of a published form's image item (raster images; SVGs are inlined in the page data)",
+		request: { params: publicIdParams.extend({ fieldId: z.string().min(1).max(64) }) },
+		responses: { 200: { description: 'The image' }, 404: notFound },
+	}),
 	submit: createRoute({
 		method: 'post',
 		path: '/api/submissions',
@@ -374,7 +388,7 @@ export function createFormRoutes(deps: {
 		c.json(await listSubmissions(ctx(c), id(c), c.req.valid('query')), 200),
 	)
 	router.openapi(routes.exportCsv, async (c) => {
-		const csv = await exportSubmissionsCsv(ctx(c), id(c))
+		const csv = await exportSubmissionsCsv(ctx(c), id(c), c.req.valid('query'))
 		return c.body(csv.body, 200, {
 			'content-type': 'text/csv; charset=utf-8',
 			'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(csv.filename)}`,
@@ -385,6 +399,8 @@ export function createFormRoutes(deps: {
 		return c.json(await retrySubmission(ctx(c), id(c), submissionId), 200)
 	})
 	router.openapi(routes.retryFailed, async (c) => c.json(await retryFailedSubmissions(ctx(c), id(c)), 200))
+	// After export.csv, which the detail's {submissionId} would otherwise take.
+	router.route('/', createSubmissionRoutes(ctx))
 
 	router.openapi(routes.webhooks, async (c) => c.json(await listWebhooks(ctx(c), id(c)), 200))
 	router.openapi(routes.createWebhook, async (c) =>
@@ -419,15 +435,21 @@ export function createFormRoutes(deps: {
 	router.openapi(routes.upload, async (c) =>
 		c.json(await createFormUpload(f, c.req.valid('param').id, c.req.valid('json'), c.var.clientIp), 201),
 	)
+	const image = (file: Awaited<ReturnType<typeof openPageAsset>>) => ({
+		'content-type': file.contentType,
+		'content-length': String(file.byteSize),
+		'cache-control': 'public, max-age=300',
+		'x-content-type-options': 'nosniff',
+	})
 	router.openapi(routes.asset, async (c) => {
 		const { id: formId, asset } = c.req.valid('param')
 		const file = await openPageAsset(f, formId, asset)
-		return c.body(file.body, 200, {
-			'content-type': file.contentType,
-			'content-length': String(file.byteSize),
-			'cache-control': 'public, max-age=300',
-			'x-content-type-options': 'nosniff',
-		}) as never
+		return c.body(file.body, 200, image(file)) as never
+	})
+	router.openapi(routes.fieldImage, async (c) => {
+		const { id: formId, fieldId } = c.req.valid('param')
+		const file = await openPageAsset(f, formId, `fields/${fieldId}`)
+		return c.body(file.body, 200, image(file)) as never
 	})
 	router.openapi(routes.submit, async (c) => {
 		const result = await submit(f, deps.webhookQueues, c.req.valid('json'), c.var.clientIp)

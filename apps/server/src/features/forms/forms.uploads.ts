@@ -1,14 +1,14 @@
-import { fileRulesOf, formatBytes, isAcceptedFile } from '@blocksmith/contracts/form-files.ts'
+import { formatBytes, isAcceptedFile } from '@blocksmith/contracts/form-files.ts'
 import type { FormUpload } from '@blocksmith/contracts/forms.ts'
 import type { DirectUploadResponse } from '@blocksmith/contracts/uploads.ts'
 import { createDirectUpload } from '#src/core/uploads/uploads.service.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { enforceRateLimit } from '#src/lib/rate-limit.ts'
 import type { FormsDeps } from './forms.deps.ts'
-import { formUploadLimits, formUploadScope } from './forms.files.ts'
+import { formUploadLimits, formUploadScope, uploadRulesOf } from './forms.files.ts'
 import { closedMessageOf, findPublicForm, isUnlocked } from './forms.public.ts'
 
-// A visitor's file for a file field (forms.files.ts says how files travel).
+// A visitor's file for a file or signature question (forms.files.ts says how files travel).
 
 /** Announces a visitor's file for a file field of a published form. */
 export async function createFormUpload(
@@ -25,17 +25,19 @@ export async function createFormUpload(
 	if (!isUnlocked(deps, form, input.unlockToken)) {
 		throw new AppError('PASSWORD_REQUIRED')
 	}
-	const field = form.fields.find((candidate) => candidate.id === input.fieldId && candidate.kind === 'files')
+	const field = form.fields.find(
+		(candidate) => candidate.id === input.fieldId && (candidate.kind === 'files' || candidate.kind === 'signature'),
+	)
 	if (!field || field.hidden) {
 		throw new AppError('VALIDATION_FAILED', {
-			errors: [{ field: 'fieldId', message: 'This form has no file field with this id.' }],
+			errors: [{ field: 'fieldId', message: 'This form has no file or signature field with this id.' }],
 		})
 	}
 	if (deps.rateLimits) {
 		await enforceRateLimit(deps.db, `form-upload:${form.id}:${clientIp}`, formUploadLimits.perIp)
 		await enforceRateLimit(deps.db, `form-upload:${form.id}`, formUploadLimits.perForm)
 	}
-	const rules = fileRulesOf(field)
+	const rules = uploadRulesOf(field)
 	if (input.byteSize > rules.maxFileBytes) {
 		throw new AppError('PAYLOAD_TOO_LARGE', {
 			detail: `"${field.label}" takes files of up to ${formatBytes(rules.maxFileBytes)}.`,

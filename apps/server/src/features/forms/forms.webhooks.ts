@@ -1,4 +1,6 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto'
+import { isContentKind } from '@blocksmith/contracts/form-kinds.ts'
+import { answerText } from '@blocksmith/contracts/form-thanks.ts'
 import { type FormWebhook, maxWebhooksPerForm, type WebhookDelivery } from '@blocksmith/contracts/forms.ts'
 import type { FileValue } from '@blocksmith/contracts/workspaces.ts'
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm'
@@ -224,8 +226,10 @@ async function claim(deps: FormsDeps, deliveryId: string): Promise<DeliveryRecor
 const payloadFileLinkSeconds = 7 * 24 * 60 * 60
 
 /**
- * The JSON a receiver gets: the form, the submission's answers by field id, and the fields to
- * read them by. Files come with a link that downloads them for a week (made at each attempt).
+ * The JSON a receiver gets: the form, the submission's answers by field id (those of questions
+ * without a property too), and the questions to read them by, each with its answer as text
+ * (form-thanks.ts `answerText`). Content is left out: it has no answer. Files (and signatures)
+ * come with a link that downloads them for a week (made at each attempt).
  */
 function payloadOf(
 	deps: FormsDeps,
@@ -234,9 +238,10 @@ function payloadOf(
 	submission: typeof formSubmissions.$inferSelect,
 ): string {
 	const answers: Record<string, unknown> = { ...submission.answers }
-	for (const field of form.fields) {
+	const questions = form.fields.filter((field) => !isContentKind(field.kind))
+	for (const field of questions) {
 		const files = answers[field.id]
-		if (field.kind === 'files' && Array.isArray(files)) {
+		if ((field.kind === 'files' || field.kind === 'signature') && Array.isArray(files)) {
 			answers[field.id] = (files as FileValue[]).map((file) => ({
 				...file,
 				url: file.blobId ? signedDownloadUrl(deps, file.blobId, payloadFileLinkSeconds) : file.url,
@@ -251,11 +256,12 @@ function payloadOf(
 			id: submission.id,
 			createdAt: submission.createdAt.toISOString(),
 			answers,
-			fields: form.fields.map((field) => ({
+			fields: questions.map((field) => ({
 				id: field.id,
 				label: field.label,
 				kind: field.kind,
 				propertyId: field.propertyId,
+				text: answerText(submission.answers[field.id], field),
 			})),
 		},
 	})
