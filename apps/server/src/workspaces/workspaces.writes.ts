@@ -8,7 +8,13 @@ import { ConnectorError } from './connector.ts'
 import { createLocalConnector, insertLocalRows } from './local/local.connector.ts'
 import { validateRowValues } from './values.ts'
 import type { WorkspaceCtx, WorkspaceDeps } from './workspaces.deps.ts'
-import { workspaceDatabases, workspaceRows, workspaces, workspaceWrites } from './workspaces.schema.ts'
+import {
+	type WriteAttempt,
+	workspaceDatabases,
+	workspaceRows,
+	workspaces,
+	workspaceWrites,
+} from './workspaces.schema.ts'
 import { labelSources } from './workspaces.sources.ts'
 import { describeError, forgetRow, mirrorRow } from './workspaces.sync.ts'
 
@@ -34,6 +40,26 @@ class LeaseRunningOut extends Error {
 		super('The attempt waited past its lease (rate limits); the write is left to the next attempt.')
 		this.name = 'LeaseRunningOut'
 	}
+}
+
+/** Attempts a write's log keeps: the latest ones, enough to read a run of failures and the recovery. */
+const keptAttempts = 20
+
+/**
+ * The write's attempt log with this attempt added, the oldest dropped past `keptAttempts`: one
+ * expression inside the UPDATE that records the attempt, so the log never needs a read first.
+ */
+function withAttempt(attempt: WriteAttempt) {
+	return sql`(select coalesce(jsonb_agg(kept.entry order by kept.position), '[]'::jsonb) from (
+		select log.entry, log.position
+		from jsonb_array_elements(${workspaceWrites.attemptLog} || ${JSON.stringify([attempt])}::jsonb)
+			with ordinality as log(entry, position)
+		order by log.position desc limit ${keptAttempts}) as kept)`
+}
+
+/** An attempt begun at `started` (a Date.now()), as the log keeps it. */
+function attemptOf(started: number, error: string | null): WriteAttempt {
+	return { at: new Date(started).toISOString(), ms: Date.now() - started, error }
 }
 
 /** Updates only while this attempt's claim still stands: a write taken over is the other worker's. */
@@ -414,6 +440,8 @@ async function deliverWrites(deps: WorkspaceDeps, writeIds: string[]): Promise<v
  * delivery of the one before queues them (`queueFollowers`). A write after one that was
  * given up on (dead) with no row to update is dead too.
  */
+const givenUpBefore = 'The write before it was given up on: there is no row to update.'
+
 async function writesInOrder(deps: WorkspaceDeps, claimed: WriteRecord[]): Promise<WriteRecord[]> {
 	const afterIds = [...new Set(claimed.flatMap((write) => (write.afterWriteId ? [write.afterWriteId] : [])))]
 	if (afterIds.length === 0) {
@@ -442,8 +470,10 @@ async function writesInOrder(deps: WorkspaceDeps, claimed: WriteRecord[]): Promi
 				.update(workspaceWrites)
 				.set({
 					state: 'dead',
-					lastError: 'The write before it was given up on: there is no row to update.',
+					lastError: givenUpBefore,
 					lockedUntil: null,
+					// Decided without reaching the workspace: logged, with no duration.
+					attemptLog: withAttempt({ at: new Date().toISOString(), ms: null, error: givenUpBefore }),
 				})
 				.where(stillClaimed(write))
 		} else {
@@ -496,6 +526,7 @@ async function createLocalRows(
 	database: typeof workspaceDatabases.$inferSelect,
 	writes: WriteRecord[],
 ): Promise<boolean> {
+	const started = Date.now()
 	try {
 		await deps.db.transaction(async (tx) => {
 			const rows = await insertLocalRows(
@@ -511,7 +542,8 @@ async function createLocalRows(
 				)}]::text[]`
 			await tx.execute(sql`
 				update ${workspaceWrites} set state = 'delivered', external_row_id = delivered.external_id,
-					delivered_at = now(), last_error = null, next_attempt_at = null, locked_until = null
+					delivered_at = now(), last_error = null, next_attempt_at = null, locked_until = null,
+					attempt_log = ${withAttempt(attemptOf(started, null))}
 				from (select unnest(${list(writes.map((write) => write.id))}) as id,
 					unnest(${list(rows.map((row) => row.externalId))}) as external_id) as delivered
 				where ${workspaceWrites.id} = delivered.id`)
@@ -540,6 +572,7 @@ async function attemptWrite(
 		await attemptRemoval(deps, write, target)
 		return
 	}
+	const started = Date.now()
 	const connector = deps.connectors.for(workspace)
 	const lockedUntil = write.lockedUntil?.getTime() ?? 0
 	const beforeSend = () => {
@@ -581,6 +614,7 @@ async function attemptWrite(
 				lastError: null,
 				nextAttemptAt: null,
 				lockedUntil: null,
+				attemptLog: withAttempt(attemptOf(started, null)),
 			})
 			.where(stillClaimed(write))
 			.returning({ id: workspaceWrites.id })
@@ -594,7 +628,7 @@ async function attemptWrite(
 			await mirrorRow(deps, database, row)
 		}
 	} catch (error) {
-		await recordFailure(deps, write, workspace.id, error)
+		await recordFailure(deps, write, workspace.id, error, started)
 	}
 }
 
@@ -620,6 +654,7 @@ async function attemptRemoval(
 		properties: database.properties,
 	}
 	const externalRowId = write.externalRowId
+	const started = Date.now()
 	const delivered = (values: RowValues) => ({
 		state: 'delivered' as const,
 		values,
@@ -627,6 +662,7 @@ async function attemptRemoval(
 		lastError: null,
 		nextAttemptAt: null,
 		lockedUntil: null,
+		attemptLog: withAttempt(attemptOf(started, null)),
 	})
 	try {
 		if (!externalRowId) {
@@ -684,11 +720,17 @@ async function attemptRemoval(
 			deps.log.warn({ writeId: write.id }, 'write taken over by another attempt; result not recorded')
 			return
 		}
-		await recordFailure(deps, write, workspace.id, error)
+		await recordFailure(deps, write, workspace.id, error, started)
 	}
 }
 
-async function recordFailure(deps: WorkspaceDeps, write: WriteRecord, workspaceId: string, error: unknown) {
+async function recordFailure(
+	deps: WorkspaceDeps,
+	write: WriteRecord,
+	workspaceId: string,
+	error: unknown,
+	started: number,
+) {
 	const isRefused = error instanceof ConnectorError && (error.kind === 'invalid' || error.kind === 'not_found')
 	const isDead = isRefused || write.attempts >= deps.writes.maxAttempts
 	const delaySeconds = deps.writes.retryDelaySeconds * 2 ** Math.max(0, write.attempts - 1)
@@ -699,7 +741,13 @@ async function recordFailure(deps: WorkspaceDeps, write: WriteRecord, workspaceI
 	deps.log.warn({ err: error, writeId: write.id, attempts: write.attempts, isDead }, 'workspace write not delivered')
 	const recorded = await deps.db
 		.update(workspaceWrites)
-		.set({ state: isDead ? 'dead' : 'failed', lastError: describeError(error), nextAttemptAt, lockedUntil: null })
+		.set({
+			state: isDead ? 'dead' : 'failed',
+			lastError: describeError(error),
+			nextAttemptAt,
+			lockedUntil: null,
+			attemptLog: withAttempt(attemptOf(started, describeError(error))),
+		})
 		.where(stillClaimed(write))
 		.returning({ id: workspaceWrites.id })
 	// Taken over by another worker meanwhile: its attempt decides what happens next.

@@ -1,6 +1,7 @@
+import { isContentKind } from '@blocksmith/contracts/form-kinds.ts'
 import { answerText } from '@blocksmith/contracts/form-thanks.ts'
 import type { Submission, SubmissionsPage } from '@blocksmith/contracts/forms.ts'
-import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import Papa from 'papaparse'
 import { AppError } from '#src/lib/errors.ts'
 import { workspaceRows, workspaceWrites } from '#src/workspaces/workspaces.schema.ts'
@@ -8,11 +9,15 @@ import { retryWrite } from '#src/workspaces/workspaces.writes.ts'
 import { type FormsCtx, workspaceCtxFor } from './forms.deps.ts'
 import { formSubmissions } from './forms.schema.ts'
 import { getFormRecords } from './forms.service.ts'
+import { filterConditions, type SubmissionFilters } from './forms.submission-filters.ts'
 
 // The submissions of a form with each one's delivery: the workspace write it became, joined
 // by id, and the row that write made.
 
 type SubmissionState = 'pending' | 'delivered' | 'failed' | 'dead' | 'spam'
+
+/** What the list and the CSV are narrowed to: a delivery state, a search, a field's value. */
+export type SubmissionQuery = SubmissionFilters & { state?: SubmissionState | undefined }
 
 const stateSql = sql<SubmissionState>`case when ${formSubmissions.spam} then 'spam' else coalesce(${workspaceWrites.state}, 'pending') end`
 
@@ -27,7 +32,7 @@ function stateCondition(state: SubmissionState): SQL {
 	return and(notSpam, eq(workspaceWrites.state, state)) as SQL
 }
 
-function selectSubmissions(ctx: FormsCtx) {
+export function selectSubmissions(ctx: FormsCtx) {
 	return ctx.db
 		.select({
 			submission: formSubmissions,
@@ -51,9 +56,9 @@ function selectSubmissions(ctx: FormsCtx) {
 		)
 }
 
-type SelectedRow = Awaited<ReturnType<ReturnType<typeof selectSubmissions>['where']>>[number]
+export type SelectedRow = Awaited<ReturnType<ReturnType<typeof selectSubmissions>['where']>>[number]
 
-function toSubmission(row: SelectedRow): Submission {
+export function toSubmission(row: SelectedRow): Submission {
 	const { submission } = row
 	// A local row has no URL of its own: it opens in the database's table in the app.
 	const rowUrl =
@@ -74,13 +79,27 @@ function toSubmission(row: SelectedRow): Submission {
 	}
 }
 
+/** A form's answers in the caller's organization, searched and filtered (a bad filter is a 400 naming it). */
+function answersOf(
+	ctx: FormsCtx,
+	form: { id: string; fields: Parameters<typeof filterConditions>[0] },
+	query: SubmissionFilters,
+): SQL {
+	return and(
+		eq(formSubmissions.formId, form.id),
+		eq(formSubmissions.organizationId, ctx.orgId),
+		...filterConditions(form.fields, query),
+	) as SQL
+}
+
+/** A page of answers, newest first; the counts by state are of the answers the search and filter leave. */
 export async function listSubmissions(
 	ctx: FormsCtx,
 	formId: string,
-	query: { state?: SubmissionState | undefined; limit: number; offset: number },
+	query: SubmissionQuery & { limit: number; offset: number },
 ): Promise<SubmissionsPage> {
 	const { form } = await getFormRecords(ctx, formId)
-	const base = and(eq(formSubmissions.formId, form.id), eq(formSubmissions.organizationId, ctx.orgId)) as SQL
+	const base = answersOf(ctx, form, query)
 	const where = query.state ? and(base, stateCondition(query.state)) : base
 	const rows = await selectSubmissions(ctx)
 		.where(where)
@@ -167,20 +186,22 @@ export async function retryFailedSubmissions(ctx: FormsCtx, formId: string): Pro
 }
 
 /** Every submission as CSV (with a BOM, for spreadsheet apps), read a page at a time. */
-export async function exportSubmissionsCsv(ctx: FormsCtx, formId: string): Promise<{ filename: string; body: string }> {
+export async function exportSubmissionsCsv(
+	ctx: FormsCtx,
+	formId: string,
+	query: SubmissionQuery = {},
+): Promise<{ filename: string; body: string }> {
 	const { form } = await getFormRecords(ctx, formId)
-	const header = ['Submitted at', ...form.fields.map((field) => field.label), 'Delivery', 'Delivery error', 'Row']
+	const questions = form.fields.filter((field) => !isContentKind(field.kind))
+	const header = ['Submitted at', ...questions.map((field) => field.label), 'Delivery', 'Delivery error', 'Row']
+	// Spam stays out unless it is what was asked for.
+	const base = answersOf(ctx, form, query)
+	const where = and(base, query.state ? stateCondition(query.state) : eq(formSubmissions.spam, false))
 	const lines = [Papa.unparse([header], { escapeFormulae: true })]
 	const pageSize = 1000
 	for (let offset = 0; ; offset += pageSize) {
 		const rows = await selectSubmissions(ctx)
-			.where(
-				and(
-					eq(formSubmissions.formId, form.id),
-					eq(formSubmissions.organizationId, ctx.orgId),
-					isNull(sql`nullif(${formSubmissions.spam}, false)`),
-				),
-			)
+			.where(where)
 			.orderBy(desc(formSubmissions.createdAt), desc(formSubmissions.id))
 			.limit(pageSize)
 			.offset(offset)
@@ -191,7 +212,7 @@ export async function exportSubmissionsCsv(ctx: FormsCtx, formId: string): Promi
 			.map(toSubmission)
 			.map((submission) => [
 				submission.createdAt,
-				...form.fields.map((field) => answerText(submission.answers[field.id])),
+				...questions.map((field) => answerText(submission.answers[field.id])),
 				submission.delivery.state,
 				submission.delivery.error ?? '',
 				submission.delivery.rowUrl ?? '',
