@@ -1,12 +1,6 @@
 import { z } from 'zod'
-import {
-	type Condition,
-	conditionOperators,
-	type FormLogic,
-	type LogicRule,
-	logicActions,
-	valueProblem,
-} from './form-rules.ts'
+import { valueProblem } from './form-conditions.ts'
+import { type Condition, conditionOperators, type FormLogic, type LogicRule, logicActions } from './form-rules.ts'
 
 // The schemas of form rules, for the API and the builder. What the rules mean, and the code that
 // runs them (in the browser without zod), is in form-rules.ts.

@@ -1,16 +1,32 @@
+import { calculate } from './form-calc.ts'
+import { conditionTest, type RawTest } from './form-conditions.ts'
 import type { FieldKind } from './form-kinds.ts'
+import {
+	endPageId,
+	formPages,
+	isContent,
+	isNumericKind,
+	type PageOfForm,
+	type PlacedJump,
+	pageIndexByField,
+	placeJump,
+	walkPages,
+} from './form-pages.ts'
+import type { FormCalculation } from './forms.ts'
 
-// Conditional logic for forms: rules that show, hide, require or unrequire fields depending on the
-// answers. This one module runs in the browser (to show and hide fields as the visitor types) and on
-// the server (to validate: a hidden field is never required and never stored), so the two always
-// agree. It uses only the language itself: no Node, DOM or Intl APIs.
+// Conditional logic for forms: rules that show, hide, require or unrequire fields, or jump to a
+// page, depending on the answers; the pages a visitor goes through; the calculated fields. This one
+// module runs in the browser (to show and hide fields as the visitor types) and on the server (to
+// validate: a hidden or skipped field is never required and never stored), so the two always agree.
+// It uses only the language itself and big.js: no zod, Node, DOM or Intl APIs. Its parts live in
+// form-conditions.ts (comparisons), form-pages.ts (pages, jumps) and form-calc.ts (calculations).
 //
 // Rules
 // - A field that any `show` rule targets is hidden unless one of those rules matches ("show X when …"
 //   means hidden otherwise, as in Tally). A field that no `show` rule targets is visible.
 // - A matching `hide` rule hides its fields; hide wins when a show rule matches too.
 // - Required starts as the field's own `required`; a matching `require` rule makes it required and a
-//   matching `unrequire` rule optional (unrequire wins). A hidden field is never required.
+//   matching `unrequire` rule optional (unrequire wins). A hidden or skipped field, and content, are never required.
 // - `match: 'all'` needs every condition to match, `'any'` at least one.
 // - Targets that are not in the form are ignored. The result depends neither on the order of the
 //   rules nor on the order of the fields.
@@ -26,9 +42,51 @@ import type { FieldKind } from './form-kinds.ts'
 // - A loop that never settles ("hide A when A is filled in" with A filled in) still ends: after one
 //   pass per field, every field whose visibility is still flipping (in the loop or behind it) is
 //   hidden for good, and the rest settles again. Hidden is the safe side: never required, never
-//   stored. `checkLogicReferences` reports such loops so that the builder can refuse them.
+//   stored. `checkFormRules` reports such loops so that the builder can refuse them.
 // - `require` and `unrequire` rules do not change visibility, so they are matched once, on the
 //   settled visibility.
+//
+// Pages and jumps
+// - Each `page_break` starts a page holding it and the items after it, up to the next break. The
+//   first page's id is `start`, the others' their page break's id. A page break that is the form's
+//   first item titles the first page instead of starting an empty one. Visibility never changes the
+//   pages: a hidden page break hides its title only.
+// - A `jump` rule leaves from the page of its last condition field in form order (its "source"; a
+//   jump without a condition on a field of the form never applies). Its `toPageId` must be a page
+//   after the source or `end`; any other target never applies (`checkFormRules` reports it). So jumps
+//   only go forward and cannot loop. `fieldIds` of a jump are ignored.
+// - The path: start on `start`; from each page go to the earliest target among its matching jumps
+//   (whatever the order of the rules; `end` is after every page), or else to the next page; `end`
+//   or running past the last page ends it.
+// - Fields on pages off the path are skipped: not visible, never required, never stored, and a
+//   condition on one reads it as empty (as on a hidden field).
+//
+// Settling with pages and calculations
+// - Visibility, the path and the calculated values are worked out together in the passes of
+//   "Settling": each pass reads the previous pass's "active" fields (visible and not skipped; the
+//   others read as empty), and gives the visibility by the show and hide rules, then the path by the
+//   jump rules, then the active fields again. The first pass starts with no jump matching (every
+//   page on the path). A field flipping after one pass per field is hidden for good, as above, so
+//   that a loop through a jump or a calculation ends too, on the hidden side (which skips nothing
+//   more than needed: only the flipping fields, and what depended on them, change).
+// - `require` and `unrequire` rules are matched once, on the settled active fields.
+//
+// Calculations (form-calc.ts; `calculated` fields, `FormCalculation` in forms.ts)
+// - A calculated field starts at `start` and applies each step in order; a step applies when all its
+//   `when` conditions match (none: always). `add`, `subtract`, `multiply`, `divide` and `set` take a
+//   fixed decimal or an earlier numeric question's answer (number, rating, scale, nps, calculated).
+// - Exact decimals (big.js): 0.1 + 0.2 is 0.3. A division is carried to 40 decimals; a division by
+//   zero is ignored (the step does nothing). The result is rounded half away from zero ("half-up"
+//   for negatives too: -2.5 gives -3) to `decimals`, then given as a JS number, what Notion stores.
+// - An answer is read exactly as written by JavaScript (`String(19.99)` is '19.99'), the same in
+//   every engine. Empty, hidden and skipped operands read as 0; an operand that is not an earlier
+//   numeric question makes its step do nothing. `when` conditions read the form as logic conditions
+//   do; a condition on a field that is not earlier reads it as empty (not yet answered).
+// - A hidden or skipped calculated field has no value (null) and reads as 0 and empty; what a
+//   visitor sends for a calculated field is ignored: the value is always worked out here.
+// - Logic conditions may test calculated fields: they compare as numbers.
+// - A start that is not a decimal (the schema refuses one) gives null; so does a result too large
+//   for a JS number.
 //
 // Conditions
 // - A condition on a field that is not in the form never matches, whatever its operator (the builder
@@ -42,8 +100,9 @@ import type { FieldKind } from './form-kinds.ts'
 // - Empty means: text that is blank once trimmed, no number, no choice, no date, an unticked checkbox.
 // - Text kinds (short_text, long_text, url, email, phone): `equals` and `contains` (a substring),
 //   both on trimmed text, case-insensitively. A number value is compared as its text ('42').
-// - number: `equals`, `greater_than`, `less_than`, `greater_or_equal`, `less_or_equal`, numerically.
-//   A string value is read as a decimal number ('1.5', '-2', '1e3'); any other string never matches.
+// - number, rating, scale, nps, calculated: `equals`, `greater_than`, `less_than`, `greater_or_equal`,
+//   `less_or_equal`, numerically. A string value is read as a decimal number ('1.5', '-2', '1e3');
+//   any other string never matches.
 // - select, status, multi_select: option names, trimmed and case-insensitive; people, relation: ids,
 //   compared exactly (they are case-sensitive). For all of them `equals` and `contains` both mean
 //   "the choice includes this value": what "Interests is Music" means to someone building a form,
@@ -54,9 +113,11 @@ import type { FieldKind } from './form-kinds.ts'
 //   'YYYY-MM-DD' or an ISO date-time with an offset ('Z' or '±HH:MM'). When both sides are date-times
 //   the instants are compared; otherwise the days as written (the first 10 characters), so "before
 //   2024-05-01" is about the day the visitor picked, in their own time zone.
+// - ranking reads as multi_select does (the choices, whatever their order); matrix, files and
+//   signature: only `is_empty` and `is_not_empty` apply (a matrix with no row answered, no file).
+// - content (headings, paragraphs, images, dividers, page breaks) has no answer: never matches.
 // - files: only `is_empty` and `is_not_empty` apply (an answer with no file is empty); every
 //   comparison never matches.
-// - `before` and `after` apply to dates only; `contains` never applies to numbers, dates or checkboxes.
 
 export const conditionOperators = [
 	'equals',
@@ -103,10 +164,68 @@ export type LogicRule = {
 export type FormLogic = LogicRule[]
 
 /** What the logic needs to know of a field (a FormField or PublicField will do). */
-export type LogicField = { id: string; kind: FieldKind; required: boolean }
+export type LogicField = {
+	id: string
+	kind: FieldKind
+	required: boolean
+	/** calculated: what it works out; null or absent gives no value. */
+	calculation?: FormCalculation | null | undefined
+}
 export type FieldLogicState = { visible: boolean; required: boolean }
+/** `visible` is false for a skipped field: it is on a page off the path. */
+export type FieldEvaluation = FieldLogicState & { skipped: boolean }
+export type FormEvaluation = {
+	/** Every field id, content included. */
+	fields: Record<string, FieldEvaluation>
+	/** The ids of the pages the visitor goes through, in order, given the answers. */
+	path: string[]
+	/** Each calculated field's value; null when it is hidden, skipped or has no calculation. */
+	calculated: Record<string, number | null>
+}
 /** A problem in a form's logic; `path` is a dotted path such as `logic.3.conditions.0.fieldId`. */
 export type LogicProblem = { path: string; message: string }
+
+export { checkFormRules, checkLogicReferences } from './form-checks.ts'
+export { formPages, type PageOfForm }
+
+/** Visibility, requirement and skipping of every field, the path and the calculated values (see the header). */
+export function evaluateForm(
+	fields: LogicField[],
+	rules: LogicRule[],
+	answers: Record<string, unknown>,
+): FormEvaluation {
+	const form = prepare(fields, rules, answers)
+	const settled = settle(form)
+	const required = new Set<string>()
+	const unrequired = new Set<string>()
+	for (const rule of form.rules) {
+		if ((rule.action === 'require' || rule.action === 'unrequire') && ruleMatches(rule, settled)) {
+			const set = rule.action === 'require' ? required : unrequired
+			for (const id of rule.fieldIds) {
+				set.add(id)
+			}
+		}
+	}
+	const onPath = new Set(settled.path)
+	// fromEntries defines own properties, so a field id such as `__proto__` is an ordinary key.
+	return {
+		fields: Object.fromEntries(
+			fields.map((field) => {
+				const visible = settled.active.has(field.id)
+				const isRequired =
+					visible && !isContent(field.kind) && !unrequired.has(field.id) && (field.required || required.has(field.id))
+				const skipped = !onPath.has(form.pageOfField.get(field.id) ?? 0)
+				return [field.id, { visible, required: isRequired, skipped }]
+			}),
+		),
+		path: settled.path.map((index) => form.pages[index]?.id ?? endPageId),
+		calculated: Object.fromEntries(
+			fields
+				.filter((field) => field.kind === 'calculated')
+				.map((field) => [field.id, settled.calculated.get(field.id) ?? null]),
+		),
+	}
+}
 
 /** Whether each field of the form is visible and required, given the answers so far (see the header). */
 export function evaluateLogic(
@@ -114,519 +233,299 @@ export function evaluateLogic(
 	rules: LogicRule[],
 	answers: Record<string, unknown>,
 ): Record<string, FieldLogicState> {
-	const fieldsById = new Map(fields.map((field) => [field.id, field]))
-	const compiled = rules.map((rule) => compileRule(rule, fieldsById, answers))
-	const visible = settleVisibility(
-		fields,
-		compiled.filter((rule) => rule.action === 'show' || rule.action === 'hide'),
-	)
-	const required = new Set<string>()
-	const unrequired = new Set<string>()
-	for (const rule of compiled) {
-		if ((rule.action === 'require' || rule.action === 'unrequire') && ruleMatches(rule, visible)) {
-			const set = rule.action === 'require' ? required : unrequired
-			for (const id of rule.fieldIds) {
-				set.add(id)
-			}
-		}
-	}
-	// fromEntries defines own properties, so a field id such as `__proto__` is an ordinary key.
+	const { fields: states } = evaluateForm(fields, rules, answers)
 	return Object.fromEntries(
 		fields.map((field) => {
-			const isVisible = visible.has(field.id)
-			const isRequired = isVisible && !unrequired.has(field.id) && (field.required || required.has(field.id))
-			return [field.id, { visible: isVisible, required: isRequired }]
+			const state = states[field.id]
+			return [field.id, { visible: state?.visible ?? false, required: state?.required ?? false }]
 		}),
 	)
 }
 
 /**
- * The answers to the visible fields: what the server stores and delivers. Answers to ids that are no
- * field of the form are dropped too, since nothing could have asked for them.
+ * Where Next goes from a page, given the answers: the page after it on the path, or `end`. From a
+ * page off the path (a visitor's stale state) it is that page's own earliest matching jump or the
+ * next page; from an id that is no page, `end`.
+ */
+export function nextPageId(
+	fields: LogicField[],
+	rules: LogicRule[],
+	answers: Record<string, unknown>,
+	fromPageId: string,
+): string {
+	const form = prepare(fields, rules, answers)
+	const settled = settle(form)
+	const from = form.pages.find((page) => page.id === fromPageId)
+	if (!from) {
+		return endPageId
+	}
+	const at = settled.path.indexOf(from.index)
+	let next: number
+	if (at >= 0) {
+		next = settled.path[at + 1] ?? form.pages.length
+	} else {
+		next = from.index + 1
+		form.jumps.forEach((jump, position) => {
+			if (jump.source === from.index && jump.target < next && jumpMatches(form, position, settled)) {
+				next = jump.target
+			}
+		})
+	}
+	return form.pages[next]?.id ?? endPageId
+}
+
+/**
+ * The answers the server stores and delivers: those to visible questions on the path, with each
+ * calculated field's value in place of anything sent for it. Content, hidden and skipped fields and
+ * ids that are no field of the form are dropped, since nothing could have asked for them.
  */
 export function visibleAnswers(
 	fields: LogicField[],
 	rules: LogicRule[],
 	answers: Record<string, unknown>,
 ): Record<string, unknown> {
-	const states = evaluateLogic(fields, rules, answers)
-	return Object.fromEntries(
-		fields
-			.filter((field) => states[field.id]?.visible && Object.hasOwn(answers, field.id))
-			.map((field) => [field.id, answers[field.id]]),
-	)
-}
-
-/**
- * Problems a form's logic has against its fields, for the builder and for a 400 from the server:
- * a rule that tests or acts on a field not in the form, a comparing operator without a usable value,
- * and a rule that shows or hides a field its own conditions depend on (a loop: see "Settling" above).
- */
-export function checkLogicReferences(fieldIds: string[], rules: LogicRule[]): LogicProblem[] {
-	const known = new Set(fieldIds)
-	const dependsOn = visibilityDependencies(known, rules)
-	const problems: LogicProblem[] = []
-	rules.forEach((rule, r) => {
-		rule.conditions.forEach((condition, c) => {
-			if (!known.has(condition.fieldId)) {
-				problems.push({ path: `logic.${r}.conditions.${c}.fieldId`, message: 'This field is not in the form.' })
-			}
-			const message = valueProblem(condition)
-			if (message) {
-				problems.push({ path: `logic.${r}.conditions.${c}.value`, message })
-			}
-		})
-		rule.fieldIds.forEach((id, f) => {
-			if (!known.has(id)) {
-				problems.push({ path: `logic.${r}.fieldIds.${f}`, message: 'This field is not in the form.' })
-			} else if (
-				(rule.action === 'show' || rule.action === 'hide') &&
-				rule.conditions.some((condition) => dependsOn(condition.fieldId).has(id))
-			) {
-				problems.push({
-					path: `logic.${r}.fieldIds.${f}`,
-					message:
-						'The rule shows or hides a field that its own conditions depend on (directly or through other rules).',
-				})
-			}
-		})
-	})
-	return problems
-}
-
-// ---- schema helpers -----------------------------------------------------------------------
-
-/** Why a condition's value cannot be compared with, or null when it can (or needs none). */
-export function valueProblem(condition: { operator: ConditionOperator; value?: unknown }): string | null {
-	const { operator, value } = condition
-	if (operator === 'is_empty' || operator === 'is_not_empty') {
-		return null
-	}
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-		return 'Enter a value to compare with.'
-	}
-	if ((operator === 'before' || operator === 'after') && (typeof value !== 'string' || !parseDate(value.trim()))) {
-		return 'Enter a date as YYYY-MM-DD.'
-	}
-	return null
-}
-
-/** For each field, the fields its visibility depends on, directly or through other show and hide rules. */
-function visibilityDependencies(known: Set<string>, rules: LogicRule[]): (fieldId: string) => Set<string> {
-	const direct = new Map<string, Set<string>>()
-	for (const rule of rules) {
-		if (rule.action !== 'show' && rule.action !== 'hide') {
+	const evaluation = evaluateForm(fields, rules, answers)
+	const kept: [string, unknown][] = []
+	for (const field of fields) {
+		if (!evaluation.fields[field.id]?.visible || isContent(field.kind)) {
 			continue
 		}
-		for (const target of rule.fieldIds) {
-			for (const condition of rule.conditions) {
-				if (known.has(target) && known.has(condition.fieldId)) {
-					const set = direct.get(target) ?? new Set<string>()
-					set.add(condition.fieldId)
-					direct.set(target, set)
-				}
+		if (field.kind === 'calculated') {
+			const value = evaluation.calculated[field.id]
+			if (value !== null && value !== undefined) {
+				kept.push([field.id, value])
 			}
+		} else if (Object.hasOwn(answers, field.id)) {
+			kept.push([field.id, answers[field.id]])
 		}
 	}
-	const memo = new Map<string, Set<string>>()
-	// A condition's field is a dependency itself: its value decides the condition.
-	return (fieldId) => {
-		let reached = memo.get(fieldId)
-		if (!reached) {
-			reached = new Set([fieldId])
-			const stack = [fieldId]
-			for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
-				for (const next of direct.get(id) ?? []) {
-					if (!reached.has(next)) {
-						reached.add(next)
-						stack.push(next)
-					}
-				}
-			}
-			memo.set(fieldId, reached)
-		}
-		return reached
-	}
+	return Object.fromEntries(kept)
 }
 
 // ---- evaluation ---------------------------------------------------------------------------
 
 /**
- * A condition reduced to its two possible outcomes. The answers do not change while the logic is
- * evaluated, so a condition can only differ by whether its field is visible or hidden (read as empty).
+ * A condition reduced to what can change while the logic is evaluated: the answers do not, so a
+ * condition differs only by whether its field is active or reads as empty, and (for a calculated
+ * field) by the value worked out in the pass.
  */
-type CompiledCondition = { fieldId: string; ifVisible: boolean; ifHidden: boolean }
+type CompiledCondition = {
+	fieldId: string
+	ifAnswered: boolean
+	ifEmpty: boolean
+	/** calculated fields: the test of the value worked out in the pass. */
+	test: RawTest | null
+	isCalculated: boolean
+}
 type CompiledRule = Pick<LogicRule, 'match' | 'action'> & { conditions: CompiledCondition[]; fieldIds: string[] }
 
-function compileRule(rule: LogicRule, fieldsById: Map<string, LogicField>, answers: Record<string, unknown>) {
-	return {
+type PreparedForm = {
+	fields: LogicField[]
+	pages: PageOfForm[]
+	pageOfField: Map<string, number>
+	/** Position of each field id in the form. */
+	order: Map<string, number>
+	kinds: Map<string, FieldKind>
+	rules: CompiledRule[]
+	/** The jump rules that apply somewhere, and their compiled rules (same positions). */
+	jumps: PlacedJump[]
+	jumpRules: CompiledRule[]
+	answers: Record<string, unknown>
+	/** Every field id once, in form order. */
+	ids: string[]
+	showTargets: Set<string>
+	/** The show and hide rules (require and unrequire ones are matched once, after settling). */
+	visibilityRules: CompiledRule[]
+	hasCalculations: boolean
+	/** Compiled `when` conditions of calculations, by their condition object. */
+	conditionCache: Map<Condition, CompiledCondition>
+}
+
+/** The state of one pass: what reads as answered, what the calculations gave, and the path. */
+type PassState = { active: Set<string>; calculated: Map<string, number | null>; path: number[] }
+
+function prepare(fields: LogicField[], rules: LogicRule[], answers: Record<string, unknown>): PreparedForm {
+	const order = new Map<string, number>()
+	const kinds = new Map<string, FieldKind>()
+	fields.forEach((field, position) => {
+		if (!order.has(field.id)) {
+			order.set(field.id, position)
+			kinds.set(field.id, field.kind)
+		}
+	})
+	const pages = formPages(fields)
+	const pageOfField = pageIndexByField(pages)
+	const compile = (rule: LogicRule): CompiledRule => ({
 		match: rule.match,
 		action: rule.action,
-		conditions: rule.conditions.map((condition) => compileCondition(condition, fieldsById, answers)),
-		fieldIds: rule.fieldIds.filter((id) => fieldsById.has(id)),
-	} satisfies CompiledRule
+		conditions: rule.conditions.map((condition) => compileCondition(condition, kinds, answers)),
+		fieldIds: rule.fieldIds.filter((id) => kinds.has(id)),
+	})
+	const jumps: PlacedJump[] = []
+	const jumpRules: CompiledRule[] = []
+	for (const rule of rules) {
+		const jump = placeJump(rule, pages, order, pageOfField)
+		if (jump) {
+			jumps.push(jump)
+			jumpRules.push(compile(rule))
+		}
+	}
+	const compiled = rules.filter((rule) => rule.action !== 'jump').map(compile)
+	const visibilityRules = compiled.filter((rule) => rule.action === 'show' || rule.action === 'hide')
+	return {
+		ids: [...order.keys()],
+		showTargets: new Set(visibilityRules.filter((rule) => rule.action === 'show').flatMap((rule) => rule.fieldIds)),
+		visibilityRules,
+		hasCalculations: fields.some((field) => field.kind === 'calculated'),
+		fields,
+		pages,
+		pageOfField,
+		order,
+		kinds,
+		rules: compiled,
+		jumps,
+		jumpRules,
+		answers,
+		conditionCache: new Map(),
+	}
 }
 
 function compileCondition(
 	condition: Condition,
-	fieldsById: Map<string, LogicField>,
+	kinds: Map<string, FieldKind>,
 	answers: Record<string, unknown>,
 ): CompiledCondition {
-	const field = fieldsById.get(condition.fieldId)
-	if (!field) {
-		return { fieldId: condition.fieldId, ifVisible: false, ifHidden: false }
-	}
+	const kind = kinds.get(condition.fieldId)
+	const test = kind ? conditionTest(kind, condition) : null
 	// Own properties only: a missing `constructor` answer must not read Object.prototype's.
-	const raw = Object.hasOwn(answers, field.id) ? answers[field.id] : undefined
-	return { fieldId: field.id, ...outcomesFor(field.kind, condition, raw) }
+	const raw = Object.hasOwn(answers, condition.fieldId) ? answers[condition.fieldId] : undefined
+	return {
+		fieldId: condition.fieldId,
+		ifAnswered: test ? test(raw) : false,
+		ifEmpty: test ? test(undefined) : false,
+		test,
+		isCalculated: kind === 'calculated',
+	}
 }
 
-function ruleMatches(rule: CompiledRule, visible: Set<string>): boolean {
-	const results = rule.conditions.map((condition) =>
-		visible.has(condition.fieldId) ? condition.ifVisible : condition.ifHidden,
-	)
+function conditionHolds(condition: CompiledCondition, state: Omit<PassState, 'path'>): boolean {
+	if (!state.active.has(condition.fieldId)) {
+		return condition.ifEmpty
+	}
+	if (condition.isCalculated) {
+		const value = state.calculated.get(condition.fieldId)
+		return condition.test ? condition.test(value ?? undefined) : false
+	}
+	return condition.ifAnswered
+}
+
+function ruleMatches(rule: CompiledRule, state: Omit<PassState, 'path'>): boolean {
+	const results = rule.conditions.map((condition) => conditionHolds(condition, state))
 	return rule.match === 'all' ? results.every(Boolean) : results.some(Boolean)
 }
 
-/** The settled set of visible field ids (see "Settling" in the header). */
-function settleVisibility(fields: LogicField[], rules: CompiledRule[]): Set<string> {
-	const ids = fields.map((field) => field.id)
-	const showTargets = new Set(rules.filter((rule) => rule.action === 'show').flatMap((rule) => rule.fieldIds))
-	const hiddenForGood = new Set<string>()
-	// Every rule reads the same previous pass, so the order of the rules does not matter.
-	const pass = (visible: Set<string>): Set<string> => {
-		const shown = new Set<string>()
-		const hidden = new Set<string>()
-		for (const rule of rules) {
-			if (ruleMatches(rule, visible)) {
-				const set = rule.action === 'show' ? shown : hidden
-				for (const id of rule.fieldIds) {
-					set.add(id)
+function jumpMatches(form: PreparedForm, position: number, state: Omit<PassState, 'path'>): boolean {
+	const rule = form.jumpRules[position]
+	return rule ? ruleMatches(rule, state) : false
+}
+
+/** The calculated values, in form order, reading only earlier active fields (see "Calculations"). */
+function calculateAll(form: PreparedForm, active: Set<string>): Map<string, number | null> {
+	const values = new Map<string, number | null>()
+	form.fields.forEach((field, position) => {
+		if (field.kind !== 'calculated' || values.has(field.id)) {
+			return
+		}
+		if (!active.has(field.id) || !field.calculation) {
+			values.set(field.id, null)
+			return
+		}
+		const isEarlier = (id: string) => (form.order.get(id) ?? position) < position
+		const state = { active, calculated: values }
+		const value = calculate(field.calculation, {
+			operand: (id) => {
+				const kind = form.kinds.get(id)
+				if (!kind || !isNumericKind(kind) || !isEarlier(id)) {
+					return undefined
 				}
+				if (!active.has(id)) {
+					return null
+				}
+				if (kind === 'calculated') {
+					return values.get(id) ?? null
+				}
+				const answer = Object.hasOwn(form.answers, id) ? form.answers[id] : undefined
+				return typeof answer === 'number' && Number.isFinite(answer) ? answer : null
+			},
+			matches: (condition) => {
+				let compiled = form.conditionCache.get(condition)
+				if (!compiled) {
+					compiled = compileCondition(condition, form.kinds, form.answers)
+					form.conditionCache.set(condition, compiled)
+				}
+				// A later field has not been answered yet when this field is worked out: it reads as empty.
+				return isEarlier(condition.fieldId) ? conditionHolds(compiled, state) : compiled.ifEmpty
+			},
+		})
+		values.set(field.id, value)
+	})
+	return values
+}
+
+/** One pass: the calculations, the visibility and the path, all read from the previous pass's active fields. */
+function pass(form: PreparedForm, active: Set<string>, hiddenForGood: Set<string>): PassState {
+	const calculated = form.hasCalculations ? calculateAll(form, active) : new Map<string, number | null>()
+	const state = { active, calculated }
+	const shown = new Set<string>()
+	const hidden = new Set<string>()
+	// Every rule reads the same previous pass, so the order of the rules does not matter.
+	for (const rule of form.visibilityRules) {
+		if (ruleMatches(rule, state)) {
+			const set = rule.action === 'show' ? shown : hidden
+			for (const id of rule.fieldIds) {
+				set.add(id)
 			}
 		}
-		return new Set(
-			ids.filter((id) => !hiddenForGood.has(id) && !hidden.has(id) && (shown.has(id) || !showTargets.has(id))),
-		)
 	}
+	const path = walkPages(form.pages.length, form.jumps, (position) => jumpMatches(form, position, state))
+	// Without jumps every page is on the path.
+	const onPath = form.jumps.length > 0 ? new Set(path) : null
+	const next = new Set<string>()
+	for (const id of form.ids) {
+		if (
+			!hiddenForGood.has(id) &&
+			!hidden.has(id) &&
+			(shown.has(id) || !form.showTargets.has(id)) &&
+			(!onPath || onPath.has(form.pageOfField.get(id) ?? 0))
+		) {
+			next.add(id)
+		}
+	}
+	return { active: next, calculated, path }
+}
 
-	let visible = new Set(ids.filter((id) => !showTargets.has(id)))
+/** The settled state (see "Settling" and "Settling with pages and calculations" in the header). */
+function settle(form: PreparedForm): PassState {
+	const { ids } = form
+	const hiddenForGood = new Set<string>()
+	let active = new Set(ids.filter((id) => !form.showTargets.has(id)))
 	// A chain through every field settles within ids.length passes and the next one confirms it. A round
 	// that does not settle hides at least one more field for good, so there are at most ids.length + 1 rounds.
 	for (let round = 0; round <= ids.length; round++) {
 		for (let index = 0; index <= ids.length; index++) {
-			const next = pass(visible)
-			if (next.size === visible.size && [...next].every((id) => visible.has(id))) {
-				return visible
+			const next = pass(form, active, hiddenForGood)
+			if (next.active.size === active.size && [...next.active].every((id) => active.has(id))) {
+				return next
 			}
 			if (index === ids.length) {
 				for (const id of ids) {
-					if (next.has(id) !== visible.has(id)) {
+					if (next.active.has(id) !== active.has(id)) {
 						hiddenForGood.add(id)
 					}
 				}
 			}
-			visible = next
+			active = next.active
 		}
 	}
-	return visible
-}
-
-// ---- operators by value shape -------------------------------------------------------------
-
-type ConditionValue = Condition['value']
-/** The operators a shape implements itself; the negations and emptiness are derived. */
-type Comparison = Exclude<ConditionOperator, 'not_equals' | 'not_contains' | 'is_empty' | 'is_not_empty'>
-type Test<T> = (answer: T) => boolean
-
-/** How the answers of some field kinds are read and compared. */
-type Shape<T> = {
-	/** The answer as compared; undefined and answers of another shape read as empty. */
-	read: (raw: unknown) => T
-	isEmpty: (answer: T) => boolean
-	/** The test for a comparison, or null when it does not apply to the shape or the value does not fit. */
-	compare: (operator: Comparison, value: ConditionValue) => Test<T> | null
-}
-
-function outcomes<T>(shape: Shape<T>, condition: Condition, raw: unknown): { ifVisible: boolean; ifHidden: boolean } {
-	const test = testFor(shape, condition)
-	if (!test) {
-		return { ifVisible: false, ifHidden: false }
-	}
-	return { ifVisible: test(shape.read(raw)), ifHidden: test(shape.read(undefined)) }
-}
-
-function testFor<T>(shape: Shape<T>, condition: Condition): Test<T> | null {
-	switch (condition.operator) {
-		case 'is_empty':
-			return shape.isEmpty
-		case 'is_not_empty':
-			return negate(shape.isEmpty)
-		case 'not_equals':
-			return negate(shape.compare('equals', condition.value))
-		case 'not_contains':
-			return negate(shape.compare('contains', condition.value))
-		default:
-			return shape.compare(condition.operator, condition.value)
-	}
-}
-
-function negate<T>(test: Test<T> | null): Test<T> | null {
-	return test && ((answer) => !test(answer))
-}
-
-function outcomesFor(kind: FieldKind, condition: Condition, raw: unknown): { ifVisible: boolean; ifHidden: boolean } {
-	switch (kind) {
-		case 'short_text':
-		case 'long_text':
-		case 'url':
-		case 'email':
-		case 'phone':
-			return outcomes(textShape, condition, raw)
-		case 'number':
-		case 'rating':
-		case 'scale':
-		case 'nps':
-		case 'calculated':
-			return outcomes(numberShape, condition, raw)
-		case 'ranking':
-			return outcomes(optionsShape, condition, raw)
-		case 'matrix':
-			return outcomes(matrixShape, condition, raw)
-		case 'select':
-		case 'status':
-			return outcomes(optionShape, condition, raw)
-		case 'multi_select':
-			return outcomes(optionsShape, condition, raw)
-		case 'people':
-		case 'relation':
-			return outcomes(idsShape, condition, raw)
-		case 'checkbox':
-			return outcomes(checkboxShape, condition, raw)
-		case 'date':
-			return outcomes(dateShape, condition, raw)
-		case 'files':
-		case 'signature':
-			return outcomes(filesShape, condition, raw)
-		case 'heading':
-		case 'paragraph':
-		case 'image':
-		case 'divider':
-		case 'page_break':
-			// Content has no answer: a condition on it never matches.
-			return { ifVisible: false, ifHidden: false }
-	}
-}
-
-const normalizeText = (text: string) => text.trim().toLowerCase()
-const trimId = (text: string) => text.trim()
-
-/** A string or number value as normalized text, or null when it is neither or blank. */
-function textValue(value: ConditionValue, normalize: (text: string) => string): string | null {
-	const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null
-	const normalized = text === null ? '' : normalize(text)
-	return normalized === '' ? null : normalized
-}
-
-const textShape: Shape<string> = {
-	read: (raw) => (typeof raw === 'string' ? normalizeText(raw) : ''),
-	isEmpty: (answer) => answer === '',
-	compare: (operator, value) => {
-		const wanted = textValue(value, normalizeText)
-		if (wanted === null) {
-			return null
-		}
-		if (operator === 'equals') {
-			return (answer) => answer === wanted
-		}
-		if (operator === 'contains') {
-			return (answer) => answer.includes(wanted)
-		}
-		return null
-	},
-}
-
-// Plain decimals only: Number() alone would also take '0x10', 'Infinity' and ' '.
-const decimalPattern = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i
-
-function numberValue(value: ConditionValue): number | null {
-	if (typeof value === 'number') {
-		return Number.isFinite(value) ? value : null
-	}
-	if (typeof value === 'string' && decimalPattern.test(value.trim())) {
-		const parsed = Number(value.trim())
-		return Number.isFinite(parsed) ? parsed : null
-	}
-	return null
-}
-
-const numberShape: Shape<number | null> = {
-	read: (raw) => (typeof raw === 'number' && Number.isFinite(raw) ? raw : null),
-	isEmpty: (answer) => answer === null,
-	compare: (operator, value) => {
-		const wanted = numberValue(value)
-		if (wanted === null) {
-			return null
-		}
-		switch (operator) {
-			case 'equals':
-				return (answer) => answer === wanted
-			case 'greater_than':
-				return (answer) => answer !== null && answer > wanted
-			case 'less_than':
-				return (answer) => answer !== null && answer < wanted
-			case 'greater_or_equal':
-				return (answer) => answer !== null && answer >= wanted
-			case 'less_or_equal':
-				return (answer) => answer !== null && answer <= wanted
-			default:
-				return null
-		}
-	},
-}
-
-/** A choice read as a list; `single` kinds hold one string, the others a list of strings. */
-function choiceShape(single: boolean, normalize: (text: string) => string): Shape<string[]> {
-	return {
-		read: (raw) => {
-			const items: unknown[] = single ? [raw] : Array.isArray(raw) ? raw : []
-			return items
-				.filter((item): item is string => typeof item === 'string')
-				.map(normalize)
-				.filter((item) => item !== '')
-		},
-		isEmpty: (answer) => answer.length === 0,
-		compare: (operator, value) => {
-			const wanted = textValue(value, normalize)
-			if (wanted === null || (operator !== 'equals' && operator !== 'contains')) {
-				return null
-			}
-			return (answer) => answer.includes(wanted)
-		},
-	}
-}
-
-const optionShape = choiceShape(true, normalizeText)
-const optionsShape = choiceShape(false, normalizeText)
-const idsShape = choiceShape(false, trimId)
-
-const checkboxShape: Shape<boolean> = {
-	read: (raw) => raw === true,
-	isEmpty: (answer) => !answer,
-	compare: (operator, value) => {
-		if (operator !== 'equals' || typeof value !== 'boolean') {
-			return null
-		}
-		return (answer) => answer === value
-	},
-}
-
-/** A matrix: only whether any row is answered (its cells are not compared). */
-const matrixShape: Shape<number> = {
-	read: (raw) =>
-		raw && typeof raw === 'object' && !Array.isArray(raw)
-			? Object.values(raw).filter((cell) =>
-					Array.isArray(cell) ? cell.length > 0 : typeof cell === 'string' && cell !== '',
-				).length
-			: 0,
-	isEmpty: (answer) => answer === 0,
-	compare: () => null,
-}
-
-/** Uploaded files: only whether there are any (a file has no value to compare with). */
-const filesShape: Shape<number> = {
-	read: (raw) => (Array.isArray(raw) ? raw.filter((file) => file && typeof file === 'object').length : 0),
-	isEmpty: (answer) => answer === 0,
-	compare: () => null,
-}
-
-/** A day as written (`YYYY-MM-DD`), and the instant in ms when a time and offset came with it. */
-type DatePoint = { day: string; instant: number | null }
-
-const dayPattern = /^(\d{4})-(\d{2})-(\d{2})(.*)$/
-const timePattern = /^T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):(\d{2}))$/
-
-// Parsed by hand rather than with Date.parse, whose handling of anything outside one exact format
-// differs between engines; the same string must give the same answer in the browser and on the server.
-function parseDate(text: string): DatePoint | null {
-	const day = dayPattern.exec(text)
-	if (!day) {
-		return null
-	}
-	const [, yearText, monthText, dayText, rest] = day
-	const year = Number(yearText)
-	const month = Number(monthText)
-	const date = Number(dayText)
-	if (month < 1 || month > 12 || date < 1 || date > daysInMonth(year, month)) {
-		return null
-	}
-	if (rest === '') {
-		return { day: text, instant: null }
-	}
-	const time = timePattern.exec(rest ?? '')
-	if (!time) {
-		return null
-	}
-	const [, hourText, minuteText, secondText, fraction, sign, offsetHourText, offsetMinuteText] = time
-	const hour = Number(hourText)
-	const minute = Number(minuteText)
-	const second = Number(secondText ?? '0')
-	const offsetMinutes = Number(offsetHourText ?? '0') * 60 + Number(offsetMinuteText ?? '0')
-	if (hour > 23 || minute > 59 || second > 59 || offsetMinutes > 23 * 60 + 59) {
-		return null
-	}
-	const instant = new Date(0)
-	// setUTCFullYear, unlike Date.UTC, does not turn years 0–99 into 1900–1999.
-	instant.setUTCFullYear(year, month - 1, date)
-	instant.setUTCHours(hour, minute, second, Number((fraction ?? '').padEnd(3, '0').slice(0, 3)))
-	return { day: text.slice(0, 10), instant: instant.getTime() - (sign === '-' ? -1 : 1) * offsetMinutes * 60_000 }
-}
-
-function daysInMonth(year: number, month: number): number {
-	if (month === 2) {
-		const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
-		return leap ? 29 : 28
-	}
-	return [4, 6, 9, 11].includes(month) ? 30 : 31
-}
-
-/** Instants when both sides have one, otherwise the days as written. */
-function compareDates(a: DatePoint, b: DatePoint): number {
-	if (a.instant !== null && b.instant !== null) {
-		return Math.sign(a.instant - b.instant)
-	}
-	return a.day < b.day ? -1 : a.day > b.day ? 1 : 0
-}
-
-const dateShape: Shape<DatePoint | null> = {
-	read: (raw) =>
-		typeof raw === 'object' && raw !== null && 'start' in raw && typeof raw.start === 'string'
-			? parseDate(raw.start)
-			: null,
-	isEmpty: (answer) => answer === null,
-	compare: (operator, value) => {
-		const wanted = typeof value === 'string' ? parseDate(value.trim()) : null
-		if (wanted === null) {
-			return null
-		}
-		const test = (accept: (order: number) => boolean): Test<DatePoint | null> => {
-			return (answer) => answer !== null && accept(compareDates(answer, wanted))
-		}
-		switch (operator) {
-			case 'equals':
-				return test((order) => order === 0)
-			case 'before':
-			case 'less_than':
-				return test((order) => order < 0)
-			case 'after':
-			case 'greater_than':
-				return test((order) => order > 0)
-			case 'less_or_equal':
-				return test((order) => order <= 0)
-			case 'greater_or_equal':
-				return test((order) => order >= 0)
-			default:
-				return null
-		}
-	},
+	return pass(form, active, hiddenForGood)
 }
