@@ -15,6 +15,7 @@ Decimal.DP = 40
 Decimal.RM = Big.roundHalfUp
 // A JavaScript number passed by mistake throws instead of carrying a float's error in.
 Decimal.strict = true
+const zero = new Decimal('0')
 
 // As forms.ts's decimalTextSchema: what the builder may type as a start or a fixed operand.
 const decimalText = /^-?\d{1,12}(\.\d{1,6})?$/
@@ -72,7 +73,7 @@ function operandOf(operand: FormCalculation['steps'][number]['operand'], inputs:
 	if (value === undefined) {
 		return null
 	}
-	return value === null || !Number.isFinite(value) ? new Decimal(0) : fromNumber(value)
+	return value === null || !Number.isFinite(value) ? new Decimal('0') : fromNumber(value)
 }
 
 /** One step; null when it cannot apply (a division by zero is ignored rather than giving infinity). */
@@ -85,7 +86,7 @@ function apply(total: Big, operation: FormCalculation['steps'][number]['operatio
 		case 'multiply':
 			return total.times(operand)
 		case 'divide':
-			return operand.eq(0) ? null : total.div(operand)
+			return operand.eq(zero) ? null : total.div(operand)
 		case 'set':
 			return operand
 	}
