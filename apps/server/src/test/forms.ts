@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
+import { type FormField, formFieldSchema } from '@blocksmith/contracts/forms.ts'
 import { expect } from 'vitest'
 import type { TestApp } from '#src/test/test-app.ts'
 
@@ -129,4 +130,97 @@ export async function uploadFile(
 	const put = await t.request('PUT', localPath(url), { body: file.bytes, headers })
 	expect(put.status, JSON.stringify(put.body)).toBe(200)
 	return { blobId: announced.body.id, name: file.name }
+}
+
+/** Polls `read` until `isDone` (or 15 s), for what the delivery job does after the answer. */
+export async function waitFor<T>(read: () => Promise<T>, isDone: (value: T) => boolean, timeoutMs = 15_000) {
+	const deadline = Date.now() + timeoutMs
+	let value = await read()
+	while (!isDone(value) && Date.now() < deadline) {
+		await new Promise((resolve) => setTimeout(resolve, 100))
+		value = await read()
+	}
+	return value
+}
+
+/**
+ * A built-in "Survey" database (in the account's sample workspace) with a property for each newer
+ * question kind to write: numbers for rating, scale, NPS and a total; a multi-select and two texts
+ * for rankings and a matrix; files for a signature.
+ */
+export async function surveyDatabase(t: TestApp, token: string): Promise<Database & { workspaceId: string }> {
+	const created = await t.request('POST', '/dashboard/workspaces/sample', { token })
+	expect(created.status).toBe(201)
+	const workspaceId = created.body.workspace.id as string
+	const option = (name: string) => ({ name })
+	const database = await t.request('POST', '/dashboard/local/databases', {
+		token,
+		json: {
+			workspaceId,
+			name: 'Survey',
+			properties: [
+				{ name: 'Name', type: 'title' },
+				{ name: 'Stars', type: 'number' },
+				{ name: 'Effort', type: 'number' },
+				{ name: 'Recommend', type: 'number' },
+				{ name: 'Total', type: 'number' },
+				{ name: 'Priorities', type: 'multi_select', options: ['Speed', 'Price', 'Support'].map(option) },
+				{ name: 'Order', type: 'rich_text' },
+				{ name: 'Grid', type: 'rich_text' },
+				{ name: 'Signature', type: 'files' },
+			],
+		},
+	})
+	expect(database.status, JSON.stringify(database.body)).toBe(201)
+	return { ...(database.body as Database), workspaceId }
+}
+
+/** The id of a database's property, by name. */
+export function propertyIdOf(database: Database, name: string): string {
+	const property = database.properties.find((candidate) => candidate.name === name)
+	if (!property) {
+		throw new Error(`no property ${name}`)
+	}
+	return property.id
+}
+
+/**
+ * A published form on `databaseId` holding exactly `fields` (each parsed by the contract, so the
+ * defaults fill what a test leaves out), with `extra` set. Returns the saved form.
+ */
+export async function publishedFormWith(
+	t: TestApp,
+	token: string,
+	databaseId: string,
+	fields: Record<string, unknown>[],
+	extra: Record<string, unknown> = {},
+) {
+	const created = await t.request('POST', '/dashboard/forms', { token, json: { name: 'Survey', databaseId } })
+	expect(created.status, JSON.stringify(created.body)).toBe(201)
+	const saved = await t.request('PATCH', `/dashboard/forms/${created.body.id}`, {
+		token,
+		json: { published: true, fields: fields.map((field) => formFieldSchema.parse(field)), ...extra },
+	})
+	expect(saved.status, JSON.stringify(saved.body)).toBe(200)
+	return saved.body as TestForm & { fields: FormField[] }
+}
+
+/** The rows of a built-in database, for reading back what answers wrote. */
+export async function rowsOf(t: TestApp, token: string, databaseId: string) {
+	const response = await t.request('GET', `/dashboard/local/databases/${databaseId}/rows?limit=100`, { token })
+	expect(response.status).toBe(200)
+	return response.body.rows as { id: string; title: string; values: Record<string, unknown> }[]
+}
+
+/** A member's image upload (for page, theme and image items); returns its blob id. */
+export async function uploadMemberImage(t: TestApp, token: string, name: string, type: string, bytes: Uint8Array) {
+	const announced = await t.request('POST', '/dashboard/active_storage/direct_uploads', {
+		token,
+		json: { filename: name, byteSize: bytes.byteLength, checksum: md5(bytes), contentType: type },
+	})
+	expect(announced.status, JSON.stringify(announced.body)).toBe(201)
+	const { url, headers } = announced.body.directUpload
+	const put = await t.request('PUT', localPath(url), { body: bytes, headers })
+	expect(put.status).toBe(200)
+	return announced.body.id as string
 }

@@ -1,5 +1,8 @@
 import type { FieldError } from '@blocksmith/contracts/errors.ts'
+import { calculationProblems } from '@blocksmith/contracts/form-calc.ts'
 import { isContentKind, unboundQuestionKinds } from '@blocksmith/contracts/form-kinds.ts'
+import { jumpProblems } from '@blocksmith/contracts/form-pages.ts'
+import type { LogicRule } from '@blocksmith/contracts/form-rules.ts'
 import { type FormField, fieldKindsFor } from '@blocksmith/contracts/forms.ts'
 import type { Property } from '@blocksmith/contracts/workspaces.ts'
 import { AppError } from '#src/lib/errors.ts'
@@ -49,9 +52,6 @@ function settingsProblems(field: FormField, property: Property | undefined): { k
 			problems.push({ key: 'matrix', message: `"${field.label}" has the same row or column twice.` })
 		}
 	}
-	if (field.kind === 'calculated' && !field.calculation) {
-		problems.push({ key: 'calculation', message: `Say how "${field.label}" is worked out.` })
-	}
 	if (field.kind === 'paragraph' && !field.body?.trim()) {
 		problems.push({ key: 'body', message: 'Write the text of the paragraph.' })
 	}
@@ -87,10 +87,11 @@ function defaultValueProblem(field: FormField, property: Property | undefined): 
 }
 
 /**
- * Checks a form's items against its database (see the header); throws VALIDATION_FAILED naming
- * every problem.
+ * Checks a form's items against its database (see the header), and its calculations' operands
+ * (form-calc.ts); with the form's rules, their jumps too (form-pages.ts: `logic.N.toPageId`).
+ * Throws VALIDATION_FAILED naming every problem.
  */
-export function validateFieldDefinitions(properties: Property[], fields: FormField[]): void {
+export function validateFieldDefinitions(properties: Property[], fields: FormField[], rules?: LogicRule[]): void {
 	const errors: FieldError[] = []
 	const byId = new Map(properties.map((property) => [property.id, property]))
 	const seenFields = new Set<string>()
@@ -134,6 +135,10 @@ export function validateFieldDefinitions(properties: Property[], fields: FormFie
 			at('defaultValue', problem)
 		}
 	})
+	// A calculation reads earlier numeric questions; a jump goes to a later page (helper modules of form-rules.ts).
+	for (const problem of [...calculationProblems(fields), ...(rules ? jumpProblems(fields, rules) : [])]) {
+		errors.push({ field: problem.path, message: problem.message })
+	}
 	if (errors.length > 0) {
 		throw new AppError('VALIDATION_FAILED', { detail: errors[0]?.message ?? 'Some fields are invalid.', errors })
 	}
