@@ -53,6 +53,13 @@ export function field(
 		hidden: false,
 		param: null,
 		fileRules: null,
+		maxLength: null,
+		choices: null,
+		scale: null,
+		matrix: null,
+		calculation: null,
+		body: null,
+		image: null,
 		...extra,
 	}
 }
@@ -63,6 +70,7 @@ export function makeForm(fields: PublicField[], extra: Partial<PublicForm> = {})
 		slug: null,
 		tool: 'local',
 		logic: [],
+		layout: { display: 'classic', showProgress: true },
 		oneResponsePer: 'none',
 		name: 'Enquiry',
 		pageTitle: 'Get in touch',
@@ -91,4 +99,9 @@ export function makeForm(fields: PublicField[], extra: Partial<PublicForm> = {})
 		renderToken: 'render-1',
 		...extra,
 	}
+}
+
+/** A page break: the page it starts is named by `label` and has `id` as its page id. */
+export function pageBreak(id: string, label: string): PublicField {
+	return field(id, 'page_break', label, { propertyId: null })
 }

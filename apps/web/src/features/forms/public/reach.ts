@@ -1,0 +1,65 @@
+// Drop-off: which questions and pages a visitor reached, so the owner sees where people stop. Each
+// step (a question's id, or the page break's id of a page opened) is reported once per page load,
+// batched into one beacon (`POST /api/views`, as sendViewEvent in public-api.ts sends it). Ids
+// only: never an answer, nothing about the visitor. The live page only: the preview reports nothing.
+
+/** The server takes at most this many events per beacon (viewsSchema in contracts/forms.ts). */
+const maxEventsPerBeacon = 20
+/** Steps reached close together (a page of questions focused in turn) travel in one beacon. */
+const batchDelayMs = 1500
+
+export type ReachReporter = {
+	/** Notes that the visitor reached `step`; repeats are ignored. */
+	reach: (step: string) => void
+	/** Sends what is waiting now (the page is being left). */
+	flush: () => void
+}
+
+function send(body: string): void {
+	try {
+		if (typeof navigator.sendBeacon === 'function') {
+			if (navigator.sendBeacon('/api/views', new Blob([body], { type: 'application/json' }))) {
+				return
+			}
+		}
+	} catch {
+		// Some browsers throw on a beacon they refuse; the fetch below still counts it.
+	}
+	void fetch('/api/views', {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body,
+		keepalive: true,
+		credentials: 'omit',
+	}).catch(() => {})
+}
+
+export function createReachReporter(formId: string): ReachReporter {
+	const reported = new Set<string>()
+	let waiting: string[] = []
+	let timer: ReturnType<typeof setTimeout> | null = null
+
+	const flush = () => {
+		if (timer !== null) {
+			clearTimeout(timer)
+			timer = null
+		}
+		while (waiting.length > 0) {
+			const batch = waiting.slice(0, maxEventsPerBeacon)
+			waiting = waiting.slice(maxEventsPerBeacon)
+			send(JSON.stringify({ events: batch.map((step) => ({ formId, kind: 'reach', step })) }))
+		}
+	}
+
+	return {
+		reach: (step) => {
+			if (reported.has(step)) {
+				return
+			}
+			reported.add(step)
+			waiting.push(step)
+			timer ??= setTimeout(flush, batchDelayMs)
+		},
+		flush,
+	}
+}
