@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { fillPlaceholders, redirectTarget } from './form-thanks.ts'
+import { answerText, fillPlaceholders, redirectTarget } from './form-thanks.ts'
 
 const fields = [
 	{ id: 'f1', label: 'Name' },
@@ -54,5 +54,42 @@ describe('redirectTarget', () => {
 		expect(redirectTarget('javascript:alert(1)', fields, answers, true)).toBeNull()
 		expect(redirectTarget('data:text/html,<script>', fields, answers, false)).toBeNull()
 		expect(redirectTarget('not a url', fields, answers, false)).toBeNull()
+	})
+})
+
+describe('answerText by kind', () => {
+	test('each newer kind reads as people would write it', () => {
+		expect(answerText(4, { kind: 'rating', scale: { max: 5 } })).toBe('4/5')
+		expect(answerText(3, { kind: 'rating', scale: null })).toBe('3/5')
+		expect(answerText(9, { kind: 'nps' })).toBe('9')
+		expect(answerText(0, { kind: 'scale' })).toBe('0')
+		expect(answerText(['B', 'A', 'C'], { kind: 'ranking' })).toBe('1. B, 2. A, 3. C')
+		expect(answerText({ Quality: 'Good', Price: ['Fair', 'Bad'], Taste: [] }, { kind: 'matrix' })).toBe(
+			'Quality: Good; Price: Fair, Bad',
+		)
+		expect(answerText([{ name: 'signature.png', url: null, blobId: 'b1' }], { kind: 'signature' })).toBe(
+			'signature.png',
+		)
+		const calculation = { decimals: 2, prefix: '€', suffix: null }
+		expect(answerText(59.9, { kind: 'calculated', calculation })).toBe('€59.90')
+		expect(answerText(14, { kind: 'calculated', calculation: { decimals: 0, prefix: null, suffix: ' pts' } })).toBe(
+			'14 pts',
+		)
+	})
+
+	test('content never has an answer; a question without a property reads like one with', () => {
+		expect(answerText('anything', { kind: 'heading' })).toBe('')
+		expect(answerText('Blue', { kind: 'select' })).toBe('Blue')
+		const items = [
+			{ id: 'h', label: 'Name', kind: 'heading' as const },
+			{ id: 'q', label: 'Name', kind: 'short_text' as const },
+			{ id: 'r', label: 'Stars', kind: 'rating' as const, scale: { max: 10 } },
+		]
+		expect(fillPlaceholders('{Name} gave {Stars}', items, { h: 'x', q: 'Ada', r: 8 })).toBe('Ada gave 8/10')
+		const url = new URL(redirectTarget('https://example.com/', items, { q: 'Ada', r: 8 }, true) ?? '')
+		expect([...url.searchParams.entries()]).toEqual([
+			['name', 'Ada'],
+			['stars', '8/10'],
+		])
 	})
 })
