@@ -24,12 +24,17 @@ type DefaultValueInputProps = {
 }
 
 const label = 'Default value'
-const description = 'Filled in when the form opens; visitors can change it.'
+/** A hidden field is never seen, so its default is only the value when the link brings none. */
+const descriptionOf = (field: Pick<FormField, 'hidden'>) =>
+	field.hidden ? 'Used when the link does not set it.' : 'Filled in when the form opens; visitors can change it.'
 const none = '\u0000none'
 
 export function DefaultValueInput(props: DefaultValueInputProps) {
 	const { field, property, error, onChange } = props
 	const value = field.defaultValue
+	const description = descriptionOf(field)
+	// Without a property, a choice question's choices are its own.
+	const options = field.choices ?? (property?.options ?? []).map((option) => option.name)
 	switch (field.kind) {
 		case 'long_text':
 			return (
@@ -38,6 +43,9 @@ export function DefaultValueInput(props: DefaultValueInputProps) {
 				</Field>
 			)
 		case 'number':
+		case 'rating':
+		case 'scale':
+		case 'nps':
 			return <NumberDefault {...props} />
 		case 'select':
 		case 'status':
@@ -47,7 +55,7 @@ export function DefaultValueInput(props: DefaultValueInputProps) {
 						value={typeof value === 'string' && value ? value : none}
 						options={[
 							{ value: none, label: 'No default' },
-							...(property?.options ?? []).map((option) => ({ value: option.name, label: option.name })),
+							...options.map((option) => ({ value: option, label: option })),
 						]}
 						onValueChange={(next) => onChange(next === none ? null : next)}
 					/>
@@ -57,8 +65,9 @@ export function DefaultValueInput(props: DefaultValueInputProps) {
 			return (
 				<ChoiceList
 					error={error}
-					empty="The property has no options yet."
-					choices={(property?.options ?? []).map((option) => ({ id: option.name, label: option.name }))}
+					description={description}
+					empty="There are no choices yet."
+					choices={options.map((option) => ({ id: option, label: option }))}
 					selected={asStringList(value)}
 					onChange={(next) => onChange(next.length ? next : null)}
 				/>
@@ -96,7 +105,11 @@ function NumberDefault({ field, error, onChange }: DefaultValueInputProps) {
 	const trimmed = text.trim()
 	const isInvalid = trimmed !== '' && !Number.isFinite(Number(trimmed))
 	return (
-		<Field label={label} description={description} error={error ?? (isInvalid ? 'Enter a number.' : undefined)}>
+		<Field
+			label={label}
+			description={descriptionOf(field)}
+			error={error ?? (isInvalid ? 'Enter a number.' : undefined)}
+		>
 			<Input
 				inputMode="decimal"
 				value={text}
@@ -121,6 +134,7 @@ function toLocalInput(iso: string): string {
 }
 
 function DateDefault({ field, error, onChange }: DefaultValueInputProps) {
+	const description = descriptionOf(field)
 	const current = isDateValue(field.defaultValue) ? field.defaultValue : null
 	const text = current ? (field.includeTime ? toLocalInput(current.start) : current.start.slice(0, 10)) : ''
 	return (
@@ -158,8 +172,10 @@ function ChoiceList({
 	onChange,
 	error,
 	empty,
+	description,
 	children,
 }: {
+	description: string
 	choices: readonly Choice[]
 	selected: readonly string[]
 	onChange: (next: string[]) => void
@@ -210,6 +226,7 @@ function PeopleDefault({ field, tool, workspaceId, error, onChange }: DefaultVal
 	return (
 		<ChoiceList
 			error={error}
+			description={descriptionOf(field)}
 			empty={users.isPending ? 'Loading people…' : 'No people in this workspace.'}
 			choices={(users.data ?? []).map((user) => ({ id: user.id, label: user.name }))}
 			selected={asStringList(field.defaultValue)}
@@ -246,6 +263,7 @@ function RelationDefault({ field, property, tool, error, onChange }: DefaultValu
 	return (
 		<ChoiceList
 			error={error}
+			description={descriptionOf(field)}
 			empty={rows.isPending ? 'Loading rows…' : 'No rows match.'}
 			choices={(rows.data ?? []).map((row) => ({ id: row.externalId, label: row.title || 'Untitled' }))}
 			selected={selected}

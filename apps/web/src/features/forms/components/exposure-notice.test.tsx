@@ -43,6 +43,9 @@ function Editor() {
 		<FieldsEditor
 			fields={fields}
 			properties={leads.properties}
+			database={leads}
+			uploads={{}}
+			onUploaded={() => undefined}
 			tool="local"
 			workspaceId="ws1"
 			errors={{}}
@@ -91,7 +94,7 @@ describe('the notice on fields that show visitors their choices', () => {
 		const list = screen.getByRole('list', { name: 'Fields' })
 		expect(within(list).queryByText(/Visitors will see/)).not.toBeInTheDocument()
 
-		await user.click(screen.getByRole('button', { name: 'Add field' }))
+		await user.click(screen.getByRole('button', { name: 'Add' }))
 		await user.click(await screen.findByRole('menuitem', { name: /Client/ }))
 		const notice = await within(list).findByText('Visitors will see the names of every row in Clients.')
 		expect(notice).toBeInTheDocument()
@@ -100,7 +103,7 @@ describe('the notice on fields that show visitors their choices', () => {
 			'Visitors will see the names of every row in Clients.',
 		)
 
-		await user.click(screen.getByRole('button', { name: 'Add field' }))
+		await user.click(screen.getByRole('button', { name: 'Add' }))
 		await user.click(await screen.findByRole('menuitem', { name: /Account manager/ }))
 		expect(
 			await within(list).findByText('Visitors will see the names of everyone in this workspace.'),

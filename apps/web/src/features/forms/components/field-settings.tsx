@@ -1,6 +1,6 @@
-import type { FieldKind } from '@blocksmith/contracts/form-kinds.ts'
+import { type FieldKind, isContentKind } from '@blocksmith/contracts/form-kinds.ts'
 import { type FormField, fieldKindsFor, prefillParamOf } from '@blocksmith/contracts/forms.ts'
-import type { Property, WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
+import type { Database, Property, WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
 import { Copy } from 'lucide-react'
 import { useId } from 'react'
 import { toast } from 'sonner'
@@ -10,71 +10,101 @@ import { Input } from '#src/components/ui/input.tsx'
 import { Switch } from '#src/components/ui/switch.tsx'
 import { Textarea } from '#src/components/ui/textarea.tsx'
 import { typeLabels } from '#src/workspaces/lib/values.ts'
-import type { DraftErrors } from '../lib/draft.ts'
-import { kindLabels } from '../lib/draft.ts'
+import { type DraftErrors, kindLabels, switchKind } from '../lib/draft.ts'
+import { CalculatedSettings } from './builder/calculated-settings.tsx'
+import { ChoiceScopeSettings } from './builder/choice-scope-settings.tsx'
+import { ContentSettings } from './builder/content-settings.tsx'
+import { KindSettings } from './builder/kind-settings.tsx'
 import { DefaultValueInput } from './default-value-input.tsx'
 import { FileRulesSettings } from './file-rules-settings.tsx'
+import type { LocalUploads } from './page-settings.tsx'
 
 type FieldSettingsProps = {
 	field: FormField
+	/** The whole form, for what a calculation may read. */
+	fields: readonly FormField[]
 	index: number
 	property: Property | undefined
+	database: Database | undefined
 	tool: WorkspaceTool
 	workspaceId: string
 	/** The public page's address, for the prefill link. */
 	publicLink: string
 	errors: DraftErrors
+	uploads: LocalUploads
+	onUploaded: (blobId: string, file: { name: string; url: string }) => void
 	onChange: (changes: Partial<FormField>, path: string) => void
 }
 
-const kindsWithoutPlaceholder: readonly FieldKind[] = [
-	'checkbox',
-	'date',
-	'multi_select',
-	'people',
-	'relation',
-	'files',
+/** Kinds with a typed input, where a placeholder shows. */
+const kindsWithPlaceholder: readonly FieldKind[] = [
+	'short_text',
+	'long_text',
+	'number',
+	'select',
+	'status',
+	'url',
+	'email',
+	'phone',
 ]
 
-/** Everything about one field: its wording, whether it is required, its kind and default. */
-export function FieldSettings({
+/** Kinds a link can fill in and a default can start: not files, drawings, orderings, grids or results. */
+const kindsWithoutPrefill: readonly FieldKind[] = ['files', 'signature', 'ranking', 'matrix', 'calculated']
+
+/** Everything about one item: a question's wording, kind, rules and default; or a content's text or picture. */
+export function FieldSettings(props: FieldSettingsProps) {
+	const { field, index, errors, uploads, onUploaded, onChange } = props
+	const error = (key: string) => errors[`fields.${index}.${key}`]
+	if (isContentKind(field.kind)) {
+		return <ContentSettings field={field} error={error} uploads={uploads} onUploaded={onUploaded} onChange={onChange} />
+	}
+	return <QuestionSettings {...props} error={error} />
+}
+
+/** Where a question's answers go: a property, or the submission only. */
+function Destination({ field, property, tool }: Pick<FieldSettingsProps, 'field' | 'property' | 'tool'>) {
+	if (field.propertyId === null) {
+		return (
+			<p className="text-muted-foreground text-sm">
+				<span className="font-medium text-foreground">Not in the database:</span>{' '}
+				{tool === 'notion'
+					? 'kept with the answers, not written to Notion'
+					: 'the answers are kept with the submission only'}{' '}
+				(and sent in e-mails, webhooks and the CSV export).
+			</p>
+		)
+	}
+	return (
+		<p className="text-muted-foreground text-sm">
+			{property ? (
+				<>
+					Writes to <span className="font-medium text-foreground">{property.name}</span> ({typeLabels[property.type]})
+				</>
+			) : (
+				<span className="text-error">
+					The property this field wrote to is gone from the database: remove the field.
+				</span>
+			)}
+		</p>
+	)
+}
+
+function QuestionSettings({
 	field,
-	index,
+	fields,
 	property,
 	tool,
 	workspaceId,
 	publicLink,
-	errors,
+	error,
 	onChange,
-}: FieldSettingsProps) {
+}: FieldSettingsProps & { error: (key: string) => string | undefined }) {
 	const kindGroupId = useId()
-	const param = prefillParamOf(field)
-	const prefillLink = `${publicLink}?${encodeURIComponent(param)}=`
-
-	async function copyLink(): Promise<void> {
-		try {
-			await navigator.clipboard.writeText(prefillLink)
-			toast.success('The prefill link was copied: add the value after the = sign.')
-		} catch {
-			toast.error('The link could not be copied: select it and copy it by hand.')
-		}
-	}
-
 	const kinds = property ? fieldKindsFor(property.type) : [field.kind]
-	const error = (key: string) => errors[`fields.${index}.${key}`]
+	const isCalculated = field.kind === 'calculated'
 	return (
 		<div className="grid gap-4">
-			<p className="text-muted-foreground text-sm">
-				{property ? (
-					<>
-						Writes to <span className="font-medium text-foreground">{property.name}</span> ({typeLabels[property.type]})
-					</>
-				) : (
-					<span className="text-error">
-						The property this field wrote to is gone from the database: remove the field.
-					</span>
-				)}
-			</p>
+			<Destination field={field} property={property} tool={tool} />
 			{error('propertyId') ? <p className="text-error text-sm">{error('propertyId')}</p> : null}
 			<Field id={`${field.id}-label`} label="Label" error={error('label')} isRequired>
 				<Input
@@ -91,7 +121,7 @@ export function FieldSettings({
 					onChange={(event) => onChange({ helpText: event.target.value || null }, 'helpText')}
 				/>
 			</Field>
-			{kindsWithoutPlaceholder.includes(field.kind) ? null : (
+			{kindsWithPlaceholder.includes(field.kind) ? (
 				<Field label="Placeholder" description="Shown in the empty input." error={error('placeholder')}>
 					<Input
 						maxLength={200}
@@ -99,19 +129,21 @@ export function FieldSettings({
 						onChange={(event) => onChange({ placeholder: event.target.value || null }, 'placeholder')}
 					/>
 				</Field>
+			) : null}
+			{isCalculated ? null : (
+				<Field
+					label="Required"
+					description={
+						field.kind === 'checkbox'
+							? 'Visitors must tick it to submit (a consent, say).'
+							: 'Visitors must answer it to submit.'
+					}
+					orientation="horizontal"
+					error={error('required')}
+				>
+					<Switch checked={field.required} onCheckedChange={(checked) => onChange({ required: checked }, 'required')} />
+				</Field>
 			)}
-			<Field
-				label="Required"
-				description={
-					field.kind === 'checkbox'
-						? 'Visitors must tick it to submit (a consent, say).'
-						: 'Visitors must answer it to submit.'
-				}
-				orientation="horizontal"
-				error={error('required')}
-			>
-				<Switch checked={field.required} onCheckedChange={(checked) => onChange({ required: checked }, 'required')} />
-			</Field>
 			{kinds.length > 1 ? (
 				<fieldset className="grid gap-2">
 					<legend id={kindGroupId} className="mb-2 font-medium text-sm leading-none">
@@ -126,7 +158,7 @@ export function FieldSettings({
 									value={kind}
 									checked={field.kind === kind}
 									className="size-4 accent-primary"
-									onChange={() => onChange({ kind }, 'kind')}
+									onChange={() => onChange(switchKind(field, kind), 'kind')}
 								/>
 								{kindLabels[kind]}
 							</label>
@@ -144,65 +176,114 @@ export function FieldSettings({
 					/>
 				</Field>
 			) : null}
+			<KindSettings field={field} error={error} onChange={onChange} />
+			{isCalculated ? <CalculatedSettings field={field} fields={fields} error={error} onChange={onChange} /> : null}
+			{field.kind === 'relation' || field.kind === 'people' ? (
+				<ChoiceScopeSettings
+					field={field}
+					property={property}
+					tool={tool}
+					workspaceId={workspaceId}
+					error={error}
+					onChange={onChange}
+				/>
+			) : null}
 			{field.kind === 'files' ? (
 				<FileRulesSettings
 					field={field}
 					errorOf={(key) => error(`fileRules.${key}`) ?? error('fileRules')}
 					onChange={(fileRules, path) => onChange({ fileRules }, path)}
 				/>
-			) : (
-				// A file comes from the visitor's device: never from a link or a default.
-				<>
-					<Field
-						label="Hidden field"
-						description="Not shown; takes its value from the link, e.g. ?source=newsletter"
-						orientation="horizontal"
-						error={error('hidden')}
-					>
-						<Switch checked={field.hidden} onCheckedChange={(checked) => onChange({ hidden: checked }, 'hidden')} />
-					</Field>
-					<Field
-						label="URL parameter"
-						description="Prefills the field from the page's link. Lowercase letters, digits and underscores."
-						error={error('param')}
-					>
-						<Input
-							value={field.param ?? ''}
-							maxLength={60}
-							autoCapitalize="none"
-							autoCorrect="off"
-							spellCheck={false}
-							placeholder={prefillParamOf({ label: field.label })}
-							onChange={(event) => onChange({ param: event.target.value || null }, 'param')}
-						/>
-					</Field>
-					<div className="flex items-end gap-2">
-						<Field
-							label="Prefill link"
-							description="Add the value after the = sign; several parameters join with &."
-							className="min-w-0 flex-1"
-						>
-							<Input readOnly value={prefillLink} onFocus={(event) => event.target.select()} />
-						</Field>
-						<Button
-							variant="outline"
-							aria-label={`Copy the prefill link of ${field.label.trim() || 'this field'}`}
-							onClick={() => void copyLink()}
-						>
-							<Copy aria-hidden /> Copy
-						</Button>
-					</div>
-					<DefaultValueInput
-						key={`${field.kind}-${field.includeTime}`}
-						field={field}
-						property={property}
-						tool={tool}
-						workspaceId={workspaceId}
-						error={error('defaultValue')}
-						onChange={(value) => onChange({ defaultValue: value }, 'defaultValue')}
-					/>
-				</>
+			) : null}
+			{kindsWithoutPrefill.includes(field.kind) ? null : (
+				<Prefill
+					field={field}
+					property={property}
+					tool={tool}
+					workspaceId={workspaceId}
+					publicLink={publicLink}
+					error={error}
+					onChange={onChange}
+				/>
 			)}
 		</div>
+	)
+}
+
+/** Hidden, the URL parameter that fills the field, its link, and the default value. */
+function Prefill({
+	field,
+	property,
+	tool,
+	workspaceId,
+	publicLink,
+	error,
+	onChange,
+}: Pick<FieldSettingsProps, 'field' | 'property' | 'tool' | 'workspaceId' | 'publicLink' | 'onChange'> & {
+	error: (key: string) => string | undefined
+}) {
+	const param = prefillParamOf(field)
+	const prefillLink = `${publicLink}?${encodeURIComponent(param)}=`
+
+	async function copyLink(): Promise<void> {
+		try {
+			await navigator.clipboard.writeText(prefillLink)
+			toast.success('The prefill link was copied: add the value after the = sign.')
+		} catch {
+			toast.error('The link could not be copied: select it and copy it by hand.')
+		}
+	}
+
+	return (
+		<>
+			<Field
+				label="Hidden field"
+				description="Not shown; takes its value from the link, e.g. ?source=newsletter"
+				orientation="horizontal"
+				error={error('hidden')}
+			>
+				<Switch checked={field.hidden} onCheckedChange={(checked) => onChange({ hidden: checked }, 'hidden')} />
+			</Field>
+			<Field
+				label="URL parameter"
+				description="Prefills the field from the page's link. Lowercase letters, digits and underscores."
+				error={error('param')}
+			>
+				<Input
+					value={field.param ?? ''}
+					maxLength={60}
+					autoCapitalize="none"
+					autoCorrect="off"
+					spellCheck={false}
+					placeholder={prefillParamOf({ label: field.label })}
+					onChange={(event) => onChange({ param: event.target.value || null }, 'param')}
+				/>
+			</Field>
+			<div className="flex items-end gap-2">
+				<Field
+					label="Prefill link"
+					description="Add the value after the = sign; several parameters join with &."
+					className="min-w-0 flex-1"
+				>
+					<Input readOnly value={prefillLink} onFocus={(event) => event.target.select()} />
+				</Field>
+				<Button
+					variant="outline"
+					aria-label={`Copy the prefill link of ${field.label.trim() || 'this field'}`}
+					onClick={() => void copyLink()}
+				>
+					<Copy aria-hidden /> Copy
+				</Button>
+			</div>
+			<DefaultValueInput
+				key={`${field.kind}-${field.includeTime}`}
+				field={field}
+				property={property}
+				tool={tool}
+				workspaceId={workspaceId}
+				error={error('defaultValue')}
+				onChange={(value) => onChange({ defaultValue: value }, 'defaultValue')}
+			/>
+		</>
 	)
 }

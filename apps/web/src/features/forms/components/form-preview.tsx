@@ -1,5 +1,6 @@
 import type { PublicForm } from '@blocksmith/contracts/forms.ts'
 import type { WorkspaceUser } from '@blocksmith/contracts/workspaces.ts'
+import { CircleSlash } from 'lucide-react'
 import { useCallback, useRef } from 'react'
 import { api } from '#src/lib/api-client.ts'
 import { searchRows } from '#src/workspaces/api/workspaces.ts'
@@ -46,14 +47,35 @@ export function FormPreview({ form, workspaceId }: FormPreviewProps) {
 		(form.fields ?? []).map((field) => [field.id, field.kind, field.includeTime, field.defaultValue]),
 	)
 	const { theme } = form
+	// Closed, the page shows only the closed message; the preview still shows the fields to edit
+	// them, with a note saying what visitors get.
+	const isClosed = !form.acceptingResponses
 	return (
 		// Dark as chosen; a light form in a dark dashboard shows dark (the dashboard's mode reaches in).
 		<div
 			className={`rounded-xl p-3 ${theme.mode === 'dark' ? 'dark' : ''} ${theme.backgroundColor ? '' : 'bg-muted/40'}`}
 			style={theme.backgroundColor ? { backgroundColor: theme.backgroundColor } : undefined}
 		>
+			{isClosed ? (
+				<p
+					role="note"
+					className="mb-3 flex items-start gap-2 rounded-lg border border-warning/40 bg-background p-2.5 text-foreground text-sm"
+				>
+					<CircleSlash aria-hidden className="mt-0.5 size-4 shrink-0 text-warning" />
+					<span>
+						The form is closed: visitors see the closed message
+						{form.closedMessage ? <> (“{form.closedMessage}”)</> : null} instead of these fields.
+					</span>
+				</p>
+			) : null}
 			<ThemeRoot theme={theme}>
-				<FormView key={structure} form={form} mode="preview" loadChoices={loadChoices} headingLevel={2} />
+				<FormView
+					key={structure}
+					form={isClosed ? { ...form, acceptingResponses: true } : form}
+					mode="preview"
+					loadChoices={loadChoices}
+					headingLevel={2}
+				/>
 			</ThemeRoot>
 			{theme.showBranding ? (
 				<p className="mt-3 text-center text-muted-foreground text-xs">Made with Blocksmith</p>

@@ -12,6 +12,7 @@ import { ApiError } from '#src/lib/api-client.ts'
 import { formKeys, updateFormUrl } from '../api/forms.ts'
 import type { DraftErrors, FormDraft } from '../lib/draft.ts'
 import { publicUrl } from '../lib/form-paths.ts'
+import { LayoutSettings } from './builder/layout-settings.tsx'
 import { EmbedSettings } from './embed-settings.tsx'
 import { LimitsSettings } from './limits-settings.tsx'
 import { NotificationSettings } from './notification-settings.tsx'
@@ -47,6 +48,7 @@ export function FormSettings({ form, draft, errors, onChange }: FormSettingsProp
 						onChange={(event) => onChange({ name: event.target.value }, 'name')}
 					/>
 				</Field>
+				<LayoutSettings layout={draft.layout} onChange={(layout, path) => onChange({ layout }, path)} />
 				<AfterSubmitting draft={draft} errors={errors} onChange={onChange} />
 				<Field label="Submit button label" error={errors.submitLabel} isRequired>
 					<Input

@@ -126,7 +126,7 @@ export function usePageImage(
 }
 
 type ImagePickerProps = {
-	name: 'Thumbnail' | 'Favicon' | 'Logo' | 'Cover'
+	name: 'Thumbnail' | 'Favicon' | 'Logo' | 'Cover' | 'Image'
 	description: string
 	image: PageImage | null
 	error?: string | undefined

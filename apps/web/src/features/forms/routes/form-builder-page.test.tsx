@@ -75,15 +75,17 @@ describe('the form builder', () => {
 		expect(screen.getByText('All changes saved')).toBeInTheDocument()
 		expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled()
 
-		// Add: the menu lists only properties without a field (not Created, which is computed).
-		screen.getByRole('button', { name: 'Add field' }).focus()
+		// Add: the menu lists only properties without a field (not Created, which is computed), then
+		// new questions and content.
+		screen.getByRole('button', { name: 'Add' }).focus()
 		await user.keyboard('{Enter}')
 		const menu = await screen.findByRole('menu')
-		expect(
-			within(menu)
-				.getAllByRole('menuitem')
-				.map((item) => item.textContent),
-		).toEqual(['NotesText', 'DueDate'])
+		const items = within(menu)
+			.getAllByRole('menuitem')
+			.map((item) => item.textContent)
+		expect(items.slice(0, 2)).toEqual(['NotesText', 'DueDate'])
+		expect(items).toContain('Rating')
+		expect(items.slice(-5)).toEqual(['Heading', 'Text', 'Image', 'Divider', 'Page break'])
 		await user.keyboard('{Enter}')
 		await waitFor(() => expect(fieldNames()).toEqual(['Name', 'Email', 'Stage', 'Notes']))
 		// The new field opens, with the focus in its label.
@@ -95,7 +97,7 @@ describe('the form builder', () => {
 		screen.getByRole('button', { name: 'Remove Stage' }).focus()
 		await user.keyboard('{Enter}')
 		expect(fieldNames()).toEqual(['Name', 'Email', 'Notes'])
-		expect(screen.getByText('Stage was removed. Its property is back in Add field.')).toBeInTheDocument()
+		expect(screen.getByText('Stage was removed. Its property is back in Add.')).toBeInTheDocument()
 
 		// Move Notes up twice: it becomes first, and the focus stays on its button.
 		const up = screen.getByRole('button', { name: 'Move Notes up' })

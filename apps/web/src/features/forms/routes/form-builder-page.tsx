@@ -1,4 +1,5 @@
 import type { Form, FormField, FormPage, FormTheme } from '@blocksmith/contracts/forms.ts'
+import type { Database } from '@blocksmith/contracts/workspaces.ts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Globe, GlobeLock } from 'lucide-react'
 import { useCallback, useMemo, useRef, useState } from 'react'
@@ -12,8 +13,9 @@ import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { Tabs, TabsContent } from '#src/components/ui/tabs.tsx'
 import { ApiError } from '#src/lib/api-client.ts'
 import { useSaveShortcut, useUnsavedChangesGuard } from '#src/lib/use-unsaved-changes.ts'
-import { databaseQuery } from '#src/workspaces/api/workspaces.ts'
+import { databaseQuery, workspaceKeys } from '#src/workspaces/api/workspaces.ts'
 import { formKeys, updateForm } from '../api/forms.ts'
+import { useItemImages } from '../components/builder/use-item-images.ts'
 import { FieldsEditor } from '../components/fields-editor.tsx'
 import { FormGate, FormHeader } from '../components/form-frame.tsx'
 import { FormPreview } from '../components/form-preview.tsx'
@@ -203,12 +205,27 @@ function FormBuilder({ form }: { form: Form }) {
 	const favicon = usePageImage(draft.page.favicon, uploads)
 	const logo = usePageImage(draft.theme.logo, uploads)
 	const cover = usePageImage(draft.theme.cover, uploads)
-	const preview = previewForm(form, draft, properties, {
-		pageThumbnail: thumbnail?.url ?? null,
-		favicon: favicon?.url ?? null,
-		logo: logo?.url ?? null,
-		cover: cover?.url ?? null,
-	})
+	const itemImages = useItemImages(draft.fields, uploads)
+	const preview = previewForm(
+		form,
+		draft,
+		properties,
+		{
+			pageThumbnail: thumbnail?.url ?? null,
+			favicon: favicon?.url ?? null,
+			logo: logo?.url ?? null,
+			cover: cover?.url ?? null,
+		},
+		itemImages,
+	)
+	const onUploaded = (blobId: string, file: { name: string; url: string }) =>
+		setUploads((current) => ({ ...current, [blobId]: file }))
+
+	/** A property made for a new question: the builder (and the database's page) read the database as saved. */
+	function databaseChanged(saved: Database): void {
+		queryClient.setQueryData(databaseQuery(form.tool, saved.id).queryKey, saved)
+		void queryClient.invalidateQueries({ queryKey: workspaceKeys.databases(form.tool, form.workspaceId) })
+	}
 	const sectionHasErrors = (name: Section) => Object.keys(errors).some((path) => sectionOf(path) === name)
 
 	return (
@@ -278,9 +295,13 @@ function FormBuilder({ form }: { form: Form }) {
 								<FieldsEditor
 									fields={draft.fields}
 									properties={properties}
+									database={database.data}
 									tool={form.tool}
 									workspaceId={form.workspaceId}
 									errors={errors}
+									uploads={uploads}
+									onUploaded={onUploaded}
+									onDatabaseChange={databaseChanged}
 									expandedId={expandedId}
 									onExpandedChange={setExpandedId}
 									onFieldsChange={changeFields}
@@ -304,7 +325,7 @@ function FormBuilder({ form }: { form: Form }) {
 								page={draft.page}
 								errors={errors}
 								uploads={uploads}
-								onUploaded={(blobId, file) => setUploads((current) => ({ ...current, [blobId]: file }))}
+								onUploaded={onUploaded}
 								onChange={changePage}
 							/>
 						</TabsContent>
@@ -314,7 +335,7 @@ function FormBuilder({ form }: { form: Form }) {
 								savedCss={form.theme.customCss}
 								errors={errors}
 								uploads={uploads}
-								onUploaded={(blobId, file) => setUploads((current) => ({ ...current, [blobId]: file }))}
+								onUploaded={onUploaded}
 								onChange={changeTheme}
 							/>
 						</TabsContent>
