@@ -11,7 +11,13 @@ import { chromiumFlags, findChromium } from './chromium.ts'
 export default defineConfig({
 	root: fileURLToPath(new URL('../../packages/contracts', import.meta.url)),
 	test: {
-		include: ['src/form-logic.test.ts', 'src/form-files.test.ts', 'src/form-thanks.test.ts'],
+		include: [
+			'src/form-logic.test.ts',
+			'src/form-rules-pages.test.ts',
+			'src/form-calc.test.ts',
+			'src/form-files.test.ts',
+			'src/form-thanks.test.ts',
+		],
 		browser: {
 			enabled: true,
 			headless: true,
