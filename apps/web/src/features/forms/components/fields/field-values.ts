@@ -1,5 +1,15 @@
 import type { AnswerFile } from '@blocksmith/contracts/form-files.ts'
+import { isContent } from '@blocksmith/contracts/form-pages.ts'
 import type { PublicField } from '@blocksmith/contracts/forms.ts'
+import {
+	isMatrixDraft,
+	type MatrixDraft,
+	matrixOf,
+	pointOf,
+	rankingOf,
+	scaleRangeOf,
+	unansweredRows,
+} from './kind-values.ts'
 
 // What the inputs hold while a form is filled in, and how that becomes answers. Inputs keep
 // what was typed (a number as text, a date as the input's own string) so nothing a person types
@@ -7,15 +17,28 @@ import type { PublicField } from '@blocksmith/contracts/forms.ts'
 // the form is sent. The checks here are a convenience: the server's are the defence.
 
 /**
- * Text kinds, number, select, status and date: a string; lists of choices: ids or names; checkbox:
- * ticked; files: the files uploaded so far.
+ * Text kinds, number, select, status, date, rating, scale and nps: a string (a point as its
+ * digits); lists of choices: ids or names; ranking: the choices in the visitor's order (empty
+ * until they order them); checkbox: ticked; files and signature: the files uploaded so far;
+ * matrix: its rows' columns.
  */
-export type DraftValue = string | string[] | boolean | AnswerFile[]
+export type DraftValue = string | string[] | boolean | AnswerFile[] | MatrixDraft
 export type DraftValues = Record<string, DraftValue>
+export type { MatrixDraft }
 
 type Kind = PublicField['kind']
 
-const listKinds: readonly Kind[] = ['multi_select', 'people', 'relation', 'files']
+const listKinds: readonly Kind[] = ['multi_select', 'people', 'relation', 'files', 'signature', 'ranking']
+const fileKinds: readonly Kind[] = ['files', 'signature']
+const pointKinds: readonly Kind[] = ['rating', 'scale', 'nps']
+
+/**
+ * Whether the visitor gives the field a value: not content (it asks nothing) and not a calculated
+ * field (the page works it out from the other answers, the server again on its own).
+ */
+export function isAnswered(field: Pick<PublicField, 'kind'>): boolean {
+	return !isContent(field.kind) && field.kind !== 'calculated'
+}
 
 function isListKind(kind: Kind): boolean {
 	return listKinds.includes(kind)
@@ -24,18 +47,31 @@ function isListKind(kind: Kind): boolean {
 /** Choices shown as radios up to this many; a longer list is a native select. */
 export const maxRadioOptions = 6
 
-/** The server's limits (forms.answers.ts), so a long answer is stopped while typing. */
+/** The server's limits (forms.answers-kinds.ts), checked before sending (never by cutting what is typed). */
 export const maxLengthByKind: Partial<Record<Kind, number>> = {
 	short_text: 2000,
 	long_text: 20000,
 	url: 2000,
-	email: 200,
-	phone: 200,
+	email: 2000,
+	phone: 2000,
+}
+
+/** The most characters a typed answer takes: a text question's own limit, never past its kind's. */
+export function textLimitOf(field: Pick<PublicField, 'kind' | 'maxLength'>): number | undefined {
+	const kindLimit = maxLengthByKind[field.kind]
+	if (kindLimit === undefined) {
+		return undefined
+	}
+	const isText = field.kind === 'short_text' || field.kind === 'long_text'
+	return isText && field.maxLength ? Math.min(field.maxLength, kindLimit) : kindLimit
 }
 
 function emptyValue(field: PublicField): DraftValue {
 	if (field.kind === 'checkbox') {
 		return false
+	}
+	if (field.kind === 'matrix') {
+		return {}
 	}
 	return isListKind(field.kind) ? [] : ''
 }
@@ -83,7 +119,16 @@ function draftFromDefault(field: PublicField): DraftValue {
 		case 'checkbox':
 			return value === true
 		case 'files':
+		case 'signature':
 			return []
+		case 'rating':
+		case 'scale':
+		case 'nps':
+			return pointOf(field, value) ?? ''
+		case 'ranking':
+			return rankingOf(field, value)
+		case 'matrix':
+			return matrixOf(field, value)
 		case 'multi_select':
 		case 'people':
 		case 'relation':
@@ -109,8 +154,9 @@ function draftFromDefault(field: PublicField): DraftValue {
 	}
 }
 
+/** Each answered field's value at the start (content and calculated fields have none). */
 export function initialValues(fields: PublicField[]): DraftValues {
-	return Object.fromEntries(fields.map((field) => [field.id, draftFromDefault(field)]))
+	return Object.fromEntries(fields.filter(isAnswered).map((field) => [field.id, draftFromDefault(field)]))
 }
 
 /**
@@ -122,16 +168,25 @@ export function restoreValues(fields: PublicField[], saved: unknown): DraftValue
 	if (!saved || typeof saved !== 'object') {
 		return values
 	}
-	for (const field of fields) {
+	for (const field of fields.filter(isAnswered)) {
 		const value = (saved as Record<string, unknown>)[field.id]
+		if (value === undefined) {
+			continue
+		}
 		if (field.kind === 'checkbox') {
 			if (typeof value === 'boolean') {
 				values[field.id] = value
 			}
-		} else if (field.kind === 'files') {
+		} else if (fileKinds.includes(field.kind)) {
 			if (Array.isArray(value) && value.every(isAnswerFile)) {
-				values[field.id] = value
+				values[field.id] = field.kind === 'signature' ? value.slice(0, 1) : value
 			}
+		} else if (pointKinds.includes(field.kind)) {
+			values[field.id] = value === '' ? '' : (pointOf(field, value) ?? '')
+		} else if (field.kind === 'ranking') {
+			values[field.id] = rankingOf(field, value)
+		} else if (field.kind === 'matrix') {
+			values[field.id] = matrixOf(field, value)
 		} else if (isListKind(field.kind)) {
 			if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
 				values[field.id] = field.options ? value.filter((item) => field.options?.includes(item)) : value
@@ -163,7 +218,7 @@ function isAnswerFile(item: unknown): item is AnswerFile {
 /** Whether a value differs from its field's start, for "your answers were kept" notices. */
 export function hasAnswers(fields: PublicField[], values: DraftValues): boolean {
 	const start = initialValues(fields)
-	return fields.some((field) => JSON.stringify(values[field.id]) !== JSON.stringify(start[field.id]))
+	return fields.filter(isAnswered).some((field) => JSON.stringify(values[field.id]) !== JSON.stringify(start[field.id]))
 }
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -224,6 +279,17 @@ function requiredMessage(field: PublicField): string {
 			return field.includeTime ? 'Enter a date and time.' : 'Enter a date.'
 		case 'files':
 			return 'Add a file.'
+		case 'signature':
+			return 'Sign here, or type your name instead.'
+		case 'rating':
+			return 'Choose a rating.'
+		case 'scale':
+		case 'nps':
+			return 'Choose a number.'
+		case 'ranking':
+			return 'Put the choices in order (or keep this order).'
+		case 'matrix':
+			return 'Answer every row.'
 		default:
 			return 'Fill in this field.'
 	}
@@ -232,23 +298,51 @@ function requiredMessage(field: PublicField): string {
 type Checked = { answer: unknown } | { error: string }
 
 /** One input's value as its answer (undefined: left out), or what is wrong with it. */
-function checkValue(field: PublicField, value: DraftValue | undefined): Checked {
+function checkValue(field: PublicField, value: DraftValue | undefined, isLenient = false): Checked {
+	if (!isAnswered(field)) {
+		return { answer: undefined }
+	}
 	const current = value ?? emptyValue(field)
 	const isBlank =
 		current === false ||
 		(typeof current === 'string' && current.trim() === '') ||
-		(Array.isArray(current) && current.length === 0)
+		(Array.isArray(current) && current.length === 0) ||
+		(isMatrixDraft(current) && Object.keys(matrixOf(field, current)).length === 0)
 	if (isBlank) {
 		if (field.required) {
 			return { error: requiredMessage(field) }
 		}
 		return { answer: field.kind === 'checkbox' ? false : undefined }
 	}
+	if (isMatrixDraft(current)) {
+		const answer = matrixOf(field, current)
+		const left = unansweredRows(field, answer).length
+		return field.required && left > 0 ? { error: `Answer every row (${left} left).` } : { answer }
+	}
+	if (field.kind === 'ranking') {
+		const order = rankingOf(field, current)
+		return order.length > 0 ? { answer: order } : { error: 'Put every choice in order.' }
+	}
 	if (typeof current === 'boolean' || Array.isArray(current)) {
 		return { answer: current }
 	}
+	const limit = textLimitOf(field)
+	if (limit !== undefined && current.length > limit && !isLenient) {
+		// Never cut: the visitor decides what to take out.
+		const over = current.length - limit
+		return {
+			error: `Shorten this to ${formatCount(limit)} characters: it is ${formatCount(over)} too long.`,
+		}
+	}
 	const text = current.trim()
 	switch (field.kind) {
+		case 'rating':
+		case 'scale':
+		case 'nps': {
+			const point = pointOf(field, current)
+			const { min, max } = scaleRangeOf(field)
+			return point === undefined ? { error: `Choose from ${min} to ${max}.` } : { answer: Number(point) }
+		}
 		case 'long_text':
 			return { answer: current }
 		case 'number': {
@@ -306,12 +400,17 @@ export function collectAnswers(
 export function currentAnswers(fields: PublicField[], values: DraftValues): Record<string, unknown> {
 	const answers: Record<string, unknown> = {}
 	for (const field of fields) {
-		const checked = checkValue({ ...field, required: false }, values[field.id])
+		const checked = checkValue({ ...field, required: false }, values[field.id], true)
 		if ('answer' in checked && checked.answer !== undefined) {
 			answers[field.id] = checked.answer
 		}
 	}
 	return answers
+}
+
+/** A count as the counter and messages write it: 1,950. */
+export function formatCount(count: number): string {
+	return count.toLocaleString('en-US')
 }
 
 const truePattern = /^(true|1|yes)$/i
@@ -328,6 +427,17 @@ function matchOption(field: PublicField, text: string): string | undefined {
  */
 export function draftFromParam(field: PublicField, param: string): DraftValue | undefined {
 	switch (field.kind) {
+		case 'rating':
+		case 'scale':
+		case 'nps':
+			return pointOf(field, param.trim())
+		// An order, a drawing, a grid of answers, files or a worked-out number: nothing a link can say.
+		case 'ranking':
+		case 'signature':
+		case 'matrix':
+		case 'files':
+		case 'calculated':
+			return undefined
 		case 'checkbox':
 			return truePattern.test(param.trim())
 		case 'number': {
@@ -359,6 +469,6 @@ export function draftFromParam(field: PublicField, param: string): DraftValue | 
 			return field.includeTime ? `${day}T00:00` : day
 		}
 		default:
-			return param
+			return isContent(field.kind) ? undefined : param
 	}
 }
