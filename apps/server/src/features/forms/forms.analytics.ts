@@ -1,21 +1,33 @@
-import type { FormAnalytics, ViewsBeacon } from '@blocksmith/contracts/forms.ts'
+import { isContentKind } from '@blocksmith/contracts/form-kinds.ts'
+import { formPages } from '@blocksmith/contracts/form-rules.ts'
+import type { FormAnalytics, FormField, ViewsBeacon } from '@blocksmith/contracts/forms.ts'
 import { and, eq, gte, lt, sql } from 'drizzle-orm'
 import { AppError } from '#src/lib/errors.ts'
 import type { FormsCtx, FormsDeps } from './forms.deps.ts'
-import { formSubmissions, forms, formViewCounts } from './forms.schema.ts'
+import { formStepCounts, formSubmissions, forms, formViewCounts } from './forms.schema.ts'
 import { getFormRecords, uuidPattern } from './forms.service.ts'
 
 // Views: a beacon per page load (and one when a visitor starts filling in). Counts gather in
 // memory and are written once per form and hour every few seconds, so a busy form costs one
 // upsert per flush, not one per visitor. Nothing about the visitor is kept: no cookie, no
 // address, no agent — only counts per hour. A hard kill loses at most one flush of counts.
+// Drop-off works the same way: each question or page a visit reaches adds one to that step's
+// count for the hour (form_step_counts), in the same flush.
 
 /** Distinct forms held in memory before an early flush. */
 const maxPendingForms = 10_000
+/**
+ * Distinct steps held in memory per form before an early flush: a form has at most 100 items, so
+ * real steps fit; made-up step ids (counted as nothing at the flush) cannot grow memory past it.
+ */
+export const maxPendingStepsPerForm = 100
 /** The longest range analytics answers for at once. */
 const maxAnalyticsDays = 366
 
-type Pending = { views: number; starts: number }
+type Pending = { views: number; starts: number; steps: Map<string, number> }
+
+/** Content other than page breaks is never a step; a page break names the page it starts. */
+const notSteps = ['heading', 'paragraph', 'image', 'divider']
 
 export function createViewCounter(deps: FormsDeps) {
 	let pending = new Map<string, Pending>()
@@ -26,19 +38,40 @@ export function createViewCounter(deps: FormsDeps) {
 		const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString()
 		for (const [formId, counts] of batch) {
 			try {
-				// Through `forms`: a beacon naming no form (or an unpublished one) counts nothing.
-				await deps.db.execute(sql`
-					insert into ${formViewCounts} (form_id, hour, views, starts)
-					select ${forms.id}, ${hour}::timestamptz, ${counts.views}, ${counts.starts}
-					from ${forms}
-					where ${forms.id} = ${formId} and ${forms.published} and ${forms.deletedAt} is null
-					on conflict (form_id, hour) do update set
-						views = ${formViewCounts.views} + excluded.views,
-						starts = ${formViewCounts.starts} + excluded.starts`)
+				if (counts.views + counts.starts > 0) {
+					// Through `forms`: a beacon naming no form (or an unpublished one) counts nothing.
+					await deps.db.execute(sql`
+						insert into ${formViewCounts} (form_id, hour, views, starts)
+						select ${forms.id}, ${hour}::timestamptz, ${counts.views}, ${counts.starts}
+						from ${forms}
+						where ${forms.id} = ${formId} and ${forms.published} and ${forms.deletedAt} is null
+						on conflict (form_id, hour) do update set
+							views = ${formViewCounts.views} + excluded.views,
+							starts = ${formViewCounts.starts} + excluded.starts`)
+				}
+				if (counts.steps.size > 0) {
+					await writeSteps(formId, hour, counts.steps)
+				}
 			} catch (error) {
 				deps.log.warn({ err: error, formId }, 'form views not counted')
 			}
 		}
+	}
+
+	/** One upsert per form: only the steps that are a question or page break of the form count. */
+	async function writeSteps(formId: string, hour: string, steps: Map<string, number>): Promise<void> {
+		await deps.db.execute(sql`
+			insert into ${formStepCounts} (form_id, hour, step, reached)
+			select ${forms.id}, ${hour}::timestamptz, reach.step, reach.reached
+			from ${forms}
+			cross join unnest(${sql.param([...steps.keys()])}::text[], ${sql.param([...steps.values()])}::int[])
+				as reach(step, reached)
+			where ${forms.id} = ${formId} and ${forms.published} and ${forms.deletedAt} is null
+				and exists (
+					select 1 from jsonb_array_elements(${forms.fields}) as item
+					where item->>'id' = reach.step and not (item->>'kind' = any(${sql.param(notSteps)}::text[]))
+				)
+			on conflict (form_id, hour, step) do update set reached = ${formStepCounts.reached} + excluded.reached`)
 	}
 
 	function flush(): Promise<void> {
@@ -58,9 +91,19 @@ export function createViewCounter(deps: FormsDeps) {
 			if (!uuidPattern.test(formId)) {
 				continue
 			}
-			const counts = pending.get(formId) ?? { views: 0, starts: 0 }
-			counts[event.kind === 'view' ? 'views' : 'starts'] += 1
+			let counts = pending.get(formId) ?? { views: 0, starts: 0, steps: new Map() }
 			pending.set(formId, counts)
+			if (event.kind !== 'reach') {
+				counts[event.kind === 'view' ? 'views' : 'starts'] += 1
+			} else if (event.step !== undefined) {
+				if (counts.steps.size >= maxPendingStepsPerForm && !counts.steps.has(event.step)) {
+					// Full: what is held goes to the database now, and this step starts the next batch.
+					void flush()
+					counts = { views: 0, starts: 0, steps: new Map() }
+					pending.set(formId, counts)
+				}
+				counts.steps.set(event.step, (counts.steps.get(event.step) ?? 0) + 1)
+			}
 		}
 		if (pending.size >= maxPendingForms) {
 			void flush()
@@ -160,6 +203,20 @@ export async function formAnalytics(
 		}),
 		{ views: 0, starts: 0, submissions: 0 },
 	)
+	// The steps' counts over the same days as the totals: hours whose day in the zone is in range.
+	const stepDay = sql<string>`to_char(${formStepCounts.hour} at time zone ${zone}, 'YYYY-MM-DD')`
+	const reached = await ctx.db
+		.select({ step: formStepCounts.step, reached: sql<number>`sum(${formStepCounts.reached})::int` })
+		.from(formStepCounts)
+		.where(
+			and(
+				eq(formStepCounts.formId, form.id),
+				gte(formStepCounts.hour, lower),
+				lt(formStepCounts.hour, upper),
+				sql`${stepDay} between ${from} and ${to}`,
+			),
+		)
+		.groupBy(formStepCounts.step)
 	return {
 		from,
 		to,
@@ -167,5 +224,51 @@ export async function formAnalytics(
 		...totals,
 		completionRate: totals.views > 0 ? Math.min(1, totals.submissions / totals.views) : null,
 		daily,
+		steps: dropOffSteps(form.fields, new Map(reached.map((row) => [row.step, row.reached])), totals),
 	}
+}
+
+/**
+ * The form's pages and questions in order, each with the visits that reached it. Every visit is on
+ * page 1, so its count is the views; a later page counts when its page break was reached. Hidden
+ * and calculated questions are never on screen, so they are no steps. Each step's drop-off is the
+ * share of its visits that did not reach the next step (after the last: did not submit).
+ */
+export function dropOffSteps(
+	fields: FormField[],
+	reached: ReadonlyMap<string, number>,
+	totals: { views: number; submissions: number },
+): FormAnalytics['steps'] {
+	const byId = new Map(fields.map((field) => [field.id, field]))
+	const rows: Omit<FormAnalytics['steps'][number], 'dropOff'>[] = []
+	for (const page of formPages(fields)) {
+		const items = page.fieldIds.flatMap((id) => byId.get(id) ?? [])
+		const pageBreak = page.index > 0 ? items[0] : undefined
+		const firstHeading = items.find((item) => item.kind === 'heading' || item.kind === 'page_break')
+		rows.push({
+			id: page.id,
+			kind: 'page',
+			label: pageBreak?.label ?? firstHeading?.label ?? 'Page 1',
+			page: page.index + 1,
+			reached: page.index === 0 ? totals.views : (reached.get(page.id) ?? 0),
+		})
+		for (const item of items) {
+			if (!isContentKind(item.kind) && !item.hidden && item.kind !== 'calculated') {
+				rows.push({
+					id: item.id,
+					kind: 'question',
+					label: item.label,
+					page: page.index + 1,
+					reached: reached.get(item.id) ?? 0,
+				})
+			}
+		}
+	}
+	return rows.map((row, index) => {
+		const next = rows[index + 1]?.reached ?? totals.submissions
+		return {
+			...row,
+			dropOff: row.reached > 0 ? Math.min(1, Math.max(0, (row.reached - next) / row.reached)) : null,
+		}
+	})
 }

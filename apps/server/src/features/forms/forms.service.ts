@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FieldKind } from '@blocksmith/contracts/form-kinds.ts'
-import { checkLogicReferences } from '@blocksmith/contracts/form-rules.ts'
+import { checkFormRules } from '@blocksmith/contracts/form-rules.ts'
+import { formTemplate } from '@blocksmith/contracts/form-templates.ts'
 import {
 	type CreateForm,
 	type Form,
@@ -8,6 +9,8 @@ import {
 	type FormLimits,
 	type FormNotifications,
 	fieldKindsFor,
+	formFieldSchema,
+	formLayoutSchema,
 	formLimitsSchema,
 	formNotificationsSchema,
 	formPageSchema,
@@ -22,9 +25,11 @@ import { blobs } from '#src/core/uploads/uploads.schema.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import { workspaceDatabases, workspaces } from '#src/workspaces/workspaces.schema.ts'
 import { validateFieldDefinitions } from './forms.answers.ts'
-import type { FormsCtx } from './forms.deps.ts'
+import { checkChoiceScopes } from './forms.choices.ts'
+import { type FormsCtx, workspaceCtxFor } from './forms.deps.ts'
 import { canDeleteForm, canManageWebhooks, formRefusals, isAskedByDefault } from './forms.policy.ts'
 import { formSlugs, formSubmissions, forms } from './forms.schema.ts'
+import { createDatabaseForForm, templateFields } from './forms.templates.ts'
 import { checkThemeCss, themeCss, themeImages, themeOf } from './forms.theme.ts'
 
 export type FormRecord = typeof forms.$inferSelect
@@ -52,21 +57,16 @@ function fieldsFor(properties: Property[]): FormField[] {
 	return ordered.map((property) => newField(property))
 }
 
+/** Parsed, so every setting a field has gets its default (choice scope, scale, body…). */
 function newField(property: Property, kind?: FieldKind): FormField {
-	return {
+	return formFieldSchema.parse({
 		id: randomUUID(),
 		propertyId: property.id,
 		kind: kind ?? (fieldKindsFor(property.type)[0] as FieldKind),
 		label: property.name,
 		helpText: property.description ?? null,
-		placeholder: null,
 		required: property.type === 'title',
-		defaultValue: null,
-		includeTime: false,
-		hidden: false,
-		param: null,
-		fileRules: null,
-	}
+	})
 }
 
 function toForm(record: FormRecord, database: DatabaseRecord | null, submissionsCount: number): Form {
@@ -80,6 +80,7 @@ function toForm(record: FormRecord, database: DatabaseRecord | null, submissions
 		databaseName: database?.name ?? 'Removed database',
 		fields: record.fields,
 		logic: record.logic,
+		layout: formLayoutSchema.parse(record.layout),
 		page: record.page,
 		confirmationMessage: record.confirmationMessage,
 		redirectUrl: record.redirectUrl,
@@ -141,34 +142,57 @@ export async function getForm(ctx: FormsCtx, id: string): Promise<Form> {
 	return toForm(form, database, counts.get(form.id) ?? 0)
 }
 
+/**
+ * A form on a database of the organization, or on a new built-in database made for it; with a
+ * template, the template's items. One transaction: a refusal (the plan's limits included) leaves
+ * neither a database nor a form behind.
+ */
 export async function createForm(ctx: FormsCtx, input: CreateForm): Promise<Form> {
-	const [row] = await ctx.db
-		.select({ database: workspaceDatabases, tool: workspaces.tool })
-		.from(workspaceDatabases)
-		.innerJoin(workspaces, eq(workspaces.id, workspaceDatabases.workspaceId))
-		.where(and(eq(workspaceDatabases.id, input.databaseId), eq(workspaceDatabases.organizationId, ctx.orgId)))
-	if (!row) {
-		throw new AppError('VALIDATION_FAILED', {
-			detail: 'Pick a database of one of your workspaces.',
-			errors: [{ field: 'databaseId', message: 'No such database.' }],
-		})
-	}
-	await ctx.subscriptions.assertCanAdd(ctx.db, ctx.orgId, 'forms')
-	const [record] = await ctx.db
-		.insert(forms)
-		.values({
-			id: randomUUID(),
-			organizationId: ctx.orgId,
-			tool: row.tool,
-			databaseId: row.database.id,
-			name: input.name,
-			fields: fieldsFor(row.database.properties),
-			page: formPageSchema.parse({ pageTitle: input.name }),
-			...defaults,
-			createdBy: ctx.userId,
-		})
-		.returning()
-	return toForm(found(record), row.database, 0)
+	const template = input.template ? formTemplate(input.template) : null
+	return ctx.db.transaction(async (tx) => {
+		const db = tx as unknown as FormsCtx['db']
+		let database: DatabaseRecord
+		let tool: Form['tool']
+		if (input.newDatabase) {
+			database = await createDatabaseForForm(
+				{ ...workspaceCtxFor(ctx, ctx.orgId, ctx.userId), db },
+				{ name: input.name, workspaceId: input.newDatabase.workspaceId, template },
+			)
+			// After the database on purpose: a refusal here takes it (and its workspace) back with the transaction.
+			await ctx.subscriptions.assertCanAdd(db, ctx.orgId, 'forms')
+			tool = 'local'
+		} else {
+			const [row] = await db
+				.select({ database: workspaceDatabases, tool: workspaces.tool })
+				.from(workspaceDatabases)
+				.innerJoin(workspaces, eq(workspaces.id, workspaceDatabases.workspaceId))
+				.where(and(eq(workspaceDatabases.id, input.databaseId ?? ''), eq(workspaceDatabases.organizationId, ctx.orgId)))
+			if (!row) {
+				throw new AppError('VALIDATION_FAILED', {
+					detail: 'Pick a database of one of your workspaces.',
+					errors: [{ field: 'databaseId', message: 'No such database.' }],
+				})
+			}
+			await ctx.subscriptions.assertCanAdd(db, ctx.orgId, 'forms')
+			database = row.database
+			tool = row.tool
+		}
+		const [record] = await db
+			.insert(forms)
+			.values({
+				id: randomUUID(),
+				organizationId: ctx.orgId,
+				tool,
+				databaseId: database.id,
+				name: input.name,
+				fields: template ? templateFields(template, database.properties) : fieldsFor(database.properties),
+				page: formPageSchema.parse({ pageTitle: input.name }),
+				...defaults,
+				createdBy: ctx.userId,
+			})
+			.returning()
+		return toForm(found(record), database, 0)
+	})
 }
 
 /** Checks that each image upload belongs to the organization and is an image. */
@@ -239,12 +263,16 @@ export async function updateForm(ctx: FormsCtx, id: string, input: UpdateForm): 
 			throw new AppError('CONFLICT', { detail: 'The database of this form was removed; its fields cannot change.' })
 		}
 		validateFieldDefinitions(database.properties, input.fields)
+		const scopeErrors = await checkChoiceScopes(ctx.db, ctx.orgId, database, input.fields)
+		if (scopeErrors.length > 0) {
+			throw new AppError('VALIDATION_FAILED', { detail: scopeErrors[0]?.message, errors: scopeErrors })
+		}
 	}
-	if (input.logic) {
+	if (input.fields || input.logic) {
 		// Rules are checked against the fields they will run with. Fields changed alone may leave
-		// stale references behind; those never match (form-rules.ts) until the rules are saved again.
-		const fieldIds = (input.fields ?? form.fields).map((field) => field.id)
-		const problems = checkLogicReferences(fieldIds, input.logic)
+		// stale references behind; those never match (form-rules.ts) until the rules are saved
+		// again, so then only the fields' own calculations are checked.
+		const problems = checkFormRules(input.fields ?? form.fields, input.logic ?? [])
 		if (problems.length > 0) {
 			throw new AppError('VALIDATION_FAILED', {
 				detail: problems[0]?.message ?? 'A rule is invalid.',
