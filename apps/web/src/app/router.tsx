@@ -113,6 +113,13 @@ export function createAppRouter() {
 										})),
 								},
 								{
+									path: '/forms/:id/submissions/:submissionId',
+									lazy: () =>
+										import('#src/features/forms/routes/form-submission-page.tsx').then((m) => ({
+											Component: m.FormSubmissionPage,
+										})),
+								},
+								{
 									path: '/forms/:id/analytics',
 									lazy: () =>
 										import('#src/features/forms/routes/form-analytics-page.tsx').then((m) => ({

@@ -1,9 +1,10 @@
+import { isContentKind } from '@blocksmith/contracts/form-kinds.ts'
 import type { Form, Submission } from '@blocksmith/contracts/forms.ts'
 import type { FileValue } from '@blocksmith/contracts/workspaces.ts'
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
-import { ChevronLeft, ChevronRight, Download, ExternalLink, Inbox, Paperclip, RotateCcw } from 'lucide-react'
-import { useMemo, useState } from 'react'
-import { Link, useParams } from 'react-router'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { ChevronLeft, ChevronRight, Download, ExternalLink, Inbox, Paperclip, RotateCcw, SearchX } from 'lucide-react'
+import { useCallback } from 'react'
+import { Link, useLocation, useParams, useSearchParams } from 'react-router'
 import { toast } from 'sonner'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Badge } from '#src/components/ui/badge.tsx'
@@ -13,19 +14,16 @@ import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { Spinner } from '#src/components/ui/spinner.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#src/components/ui/table.tsx'
-import { errorMessage } from '#src/lib/api-client.ts'
-import { blobUrl, databaseQuery, rowsQuery, usersQuery } from '#src/workspaces/api/workspaces.ts'
+import { ApiError, errorMessage } from '#src/lib/api-client.ts'
+import { blobUrl } from '#src/workspaces/api/workspaces.ts'
 import { formatDateTime, isFileList, relativeTime } from '#src/workspaces/lib/values.ts'
-import {
-	downloadSubmissionsCsv,
-	formKeys,
-	retryFailedSubmissions,
-	retrySubmission,
-	type SubmissionState,
-	submissionsQuery,
-} from '../api/forms.ts'
+import { formKeys, retryFailedSubmissions, retrySubmission, type SubmissionState } from '../api/forms.ts'
+import { downloadFilteredCsv, filteredSubmissionsQuery, type SubmissionFilters } from '../api/submissions.ts'
 import { FormGate, FormHeader } from '../components/form-frame.tsx'
+import { FieldFilter, SubmissionSearch } from '../components/submission-filters.tsx'
+import { useAnswerLookups } from '../hooks/use-answer-lookups.ts'
 import { type AnswerLookups, formatAnswer } from '../lib/answers.ts'
+import { formPaths } from '../lib/form-paths.ts'
 
 const pageSize = 25
 const numberFormat = new Intl.NumberFormat()
@@ -57,12 +55,59 @@ export function FormSubmissionsPage() {
 	)
 }
 
+/**
+ * The list's state, search, field filter and page, kept in the address: an answer opened from
+ * the list and the way back keep them, and a filtered list can be linked.
+ */
+function useListParams() {
+	const [params, setParams] = useSearchParams()
+	const state = states.find((candidate) => candidate.value === params.get('state'))?.value
+	const filters: SubmissionFilters = {
+		state,
+		q: params.get('q') ?? undefined,
+		field: params.get('field') ?? undefined,
+		value: params.get('value') ?? undefined,
+	}
+	const offset = Math.max(0, Number.parseInt(params.get('offset') ?? '0', 10) || 0)
+	/** Changes the filters (back to the first page), or only the page when `changes` is an offset. */
+	const update = useCallback(
+		(changes: Partial<SubmissionFilters> | { offset: number }) => {
+			setParams(
+				(current) => {
+					const next = new URLSearchParams(current)
+					if ('offset' in changes) {
+						next.set('offset', String(changes.offset))
+					} else {
+						next.delete('offset')
+						for (const [key, value] of Object.entries(changes)) {
+							if (value) {
+								next.set(key, value)
+							} else {
+								next.delete(key)
+							}
+						}
+					}
+					if (next.get('offset') === '0') {
+						next.delete('offset')
+					}
+					return next
+				},
+				// Typing in the search box must not fill the history with one entry per pause.
+				{ replace: !('offset' in changes) && 'q' in changes },
+			)
+		},
+		[setParams],
+	)
+	return { filters, offset, update }
+}
+
 function Submissions({ form }: { form: Form }) {
 	const queryClient = useQueryClient()
-	const [state, setState] = useState<SubmissionState | undefined>(undefined)
-	const [offset, setOffset] = useState(0)
-	const page = useQuery(submissionsQuery(form.id, { state, limit: pageSize, offset }))
+	const { search } = useLocation()
+	const { filters, offset, update } = useListParams()
+	const page = useQuery(filteredSubmissionsQuery(form.id, { ...filters, limit: pageSize, offset }))
 	const lookups = useAnswerLookups(form)
+	const questions = form.fields.filter((field) => !isContentKind(field.kind))
 
 	const invalidate = () => queryClient.invalidateQueries({ queryKey: formKeys.submissions(form.id) })
 	const retry = useMutation({
@@ -84,7 +129,7 @@ function Submissions({ form }: { form: Form }) {
 		},
 	})
 	const exportCsv = useMutation({
-		mutationFn: downloadSubmissionsCsv,
+		mutationFn: downloadFilteredCsv,
 		onError: (error) => toast.error(errorMessage(error)),
 	})
 
@@ -93,54 +138,69 @@ function Submissions({ form }: { form: Form }) {
 	const failedCount = (counts.failed ?? 0) + (counts.dead ?? 0)
 	const total = page.data?.total ?? 0
 	const lastOffset = total > 0 ? Math.floor((total - 1) / pageSize) * pageSize : 0
-
-	function filter(next: SubmissionState | undefined): void {
-		setState(next)
-		setOffset(0)
-	}
+	const isSearched = Boolean(filters.q || (filters.field && filters.value))
+	const filterError =
+		page.error instanceof ApiError
+			? page.error.fieldErrors.find((error) => error.field === 'value')?.message
+			: undefined
+	const fieldLabel = questions.find((field) => field.id === filters.field)?.label
+	const detailPath = (submission: Submission) =>
+		`${formPaths.submissions(form.id)}/${encodeURIComponent(submission.id)}${search}`
 
 	return (
 		<div className="grid gap-4">
 			{/* Filters of zeros and an export of nothing only crowd the empty state. */}
-			{allCount > 0 ? (
-				<div className="flex flex-wrap items-center justify-between gap-3">
-					<fieldset className="flex flex-wrap gap-1.5">
-						<legend className="sr-only">Show submissions by delivery state</legend>
-						<FilterButton
-							isPressed={state === undefined}
-							onClick={() => filter(undefined)}
-							label="All"
-							count={allCount}
+			{allCount > 0 || isSearched || form.submissionsCount > 0 ? (
+				<div className="grid gap-3">
+					<div className="flex flex-wrap items-end justify-between gap-3">
+						<SubmissionSearch q={filters.q ?? ''} onSearch={(q) => update({ q })} />
+						<FieldFilter
+							form={form}
+							filters={filters}
+							error={filterError}
+							onApply={(next) => update({ field: next.field, value: next.value })}
 						/>
-						{states.map((candidate) => (
+					</div>
+					<div className="flex flex-wrap items-center justify-between gap-3">
+						<fieldset className="flex flex-wrap gap-1.5">
+							<legend className="sr-only">Show submissions by delivery state</legend>
 							<FilterButton
-								key={candidate.value}
-								isPressed={state === candidate.value}
-								onClick={() => filter(candidate.value)}
-								label={candidate.label}
-								count={counts[candidate.value] ?? 0}
+								isPressed={filters.state === undefined}
+								onClick={() => update({ state: undefined })}
+								label="All"
+								count={allCount}
 							/>
-						))}
-					</fieldset>
-					<div className="flex flex-wrap gap-2">
-						{failedCount > 0 ? (
+							{states.map((candidate) => (
+								<FilterButton
+									key={candidate.value}
+									isPressed={filters.state === candidate.value}
+									onClick={() => update({ state: candidate.value })}
+									label={candidate.label}
+									count={counts[candidate.value] ?? 0}
+								/>
+							))}
+						</fieldset>
+						<div className="flex flex-wrap gap-2">
+							{failedCount > 0 ? (
+								<Button
+									variant="outline"
+									size="sm"
+									isLoading={retryAll.isPending}
+									onClick={() => retryAll.mutate(form.id)}
+								>
+									{retryAll.isPending ? null : <RotateCcw aria-hidden />} Retry all failed
+								</Button>
+							) : null}
 							<Button
 								variant="outline"
 								size="sm"
-								isLoading={retryAll.isPending}
-								onClick={() => retryAll.mutate(form.id)}
+								isLoading={exportCsv.isPending}
+								onClick={() => exportCsv.mutate({ formId: form.id, name: form.name, filters })}
 							>
-								{retryAll.isPending ? null : <RotateCcw aria-hidden />} Retry all failed
+								{exportCsv.isPending ? null : <Download aria-hidden />}{' '}
+								{isSearched || filters.state ? 'Export these as CSV' : 'Export CSV'}
 							</Button>
-						) : null}
-						<Button
-							variant="outline"
-							size="sm"
-							isLoading={exportCsv.isPending}
-							onClick={() => exportCsv.mutate({ formId: form.id, name: form.name })}
-						>
-							{exportCsv.isPending ? null : <Download aria-hidden />} Export CSV
-						</Button>
+						</div>
 					</div>
 				</div>
 			) : null}
@@ -161,21 +221,42 @@ function Submissions({ form }: { form: Form }) {
 					{errorMessage(page.error)}
 				</Alert>
 			) : page.data.submissions.length === 0 ? (
-				<EmptyState
-					icon={Inbox}
-					title={
-						state
-							? `No ${states.find((s) => s.value === state)?.label.toLowerCase()} submissions`
-							: 'No submissions yet'
-					}
-					description={
-						state
-							? 'Choose another state to see more.'
-							: form.published
-								? 'Share the form’s link. Each answer shows here as it arrives, with its delivery into the database.'
-								: 'Publish the form and share its link. Each answer shows here as it arrives.'
-					}
-				/>
+				isSearched ? (
+					<EmptyState
+						icon={SearchX}
+						title={
+							filters.q && !filters.field
+								? `No answers match “${filters.q}”`
+								: `No answers match ${[filters.q ? `“${filters.q}”` : null, fieldLabel && filters.value ? `${fieldLabel}: “${filters.value}”` : null].filter(Boolean).join(' and ')}`
+						}
+						description={
+							filters.state
+								? `Among the ${states.find((s) => s.value === filters.state)?.label.toLowerCase()} submissions. Try other words, another state, or clear the search.`
+								: 'Try other words, or clear the search and the filter.'
+						}
+						action={
+							<Button variant="outline" onClick={() => update({ q: undefined, field: undefined, value: undefined })}>
+								Clear search and filter
+							</Button>
+						}
+					/>
+				) : (
+					<EmptyState
+						icon={Inbox}
+						title={
+							filters.state
+								? `No ${states.find((s) => s.value === filters.state)?.label.toLowerCase()} submissions`
+								: 'No submissions yet'
+						}
+						description={
+							filters.state
+								? 'Choose another state to see more.'
+								: form.published
+									? 'Share the form’s link. Each answer shows here as it arrives, with its delivery into the database.'
+									: 'Publish the form and share its link. Each answer shows here as it arrives.'
+						}
+					/>
+				)
 			) : (
 				<div className={cn(page.isPlaceholderData && 'opacity-60 transition-opacity')}>
 					<Table aria-label={`Submissions to ${form.name}`}>
@@ -183,7 +264,7 @@ function Submissions({ form }: { form: Form }) {
 							<TableRow>
 								<TableHead>Submitted</TableHead>
 								<TableHead>Delivery</TableHead>
-								{form.fields.map((field) => (
+								{questions.map((field) => (
 									<TableHead key={field.id}>{field.label}</TableHead>
 								))}
 								<TableHead>
@@ -197,6 +278,7 @@ function Submissions({ form }: { form: Form }) {
 									key={submission.id}
 									form={form}
 									submission={submission}
+									detailPath={detailPath(submission)}
 									lookups={lookups}
 									isRetrying={retry.isPending && retry.variables?.submissionId === submission.id}
 									onRetry={() => retry.mutate({ formId: form.id, submissionId: submission.id })}
@@ -218,7 +300,7 @@ function Submissions({ form }: { form: Form }) {
 							variant="outline"
 							size="sm"
 							disabled={offset === 0}
-							onClick={() => setOffset(Math.max(0, offset - pageSize))}
+							onClick={() => update({ offset: Math.max(0, offset - pageSize) })}
 						>
 							<ChevronLeft aria-hidden /> Newer
 						</Button>
@@ -226,7 +308,7 @@ function Submissions({ form }: { form: Form }) {
 							variant="outline"
 							size="sm"
 							disabled={offset >= lastOffset}
-							onClick={() => setOffset(Math.min(lastOffset, offset + pageSize))}
+							onClick={() => update({ offset: Math.min(lastOffset, offset + pageSize) })}
 						>
 							Older <ChevronRight aria-hidden />
 						</Button>
@@ -261,12 +343,15 @@ function FilterButton({
 function SubmissionRow({
 	form,
 	submission,
+	detailPath,
 	lookups,
 	isRetrying,
 	onRetry,
 }: {
 	form: Form
 	submission: Submission
+	/** The answer's own page, with the list's filters to come back to. */
+	detailPath: string
 	lookups: AnswerLookups
 	isRetrying: boolean
 	onRetry: () => void
@@ -276,10 +361,13 @@ function SubmissionRow({
 	const canRetry = delivery.state === 'failed' || delivery.state === 'dead'
 	return (
 		<TableRow>
-			<TableCell className="text-muted-foreground">
-				<time dateTime={submission.createdAt} title={relativeTime(submission.createdAt)}>
-					{formatDateTime(submission.createdAt)}
-				</time>
+			<TableCell>
+				<Link to={detailPath} className="text-link hover:underline">
+					<span className="sr-only">Open the answer of </span>
+					<time dateTime={submission.createdAt} title={relativeTime(submission.createdAt)}>
+						{formatDateTime(submission.createdAt)}
+					</time>
+				</Link>
 			</TableCell>
 			<TableCell className="whitespace-normal">
 				<div className="grid min-w-36 gap-1">
@@ -308,11 +396,14 @@ function SubmissionRow({
 				</div>
 			</TableCell>
 			{form.fields.map((field) => {
+				if (isContentKind(field.kind)) {
+					return null
+				}
 				const value = submission.answers[field.id]
 				const text = formatAnswer(field, value, lookups)
 				return (
 					<TableCell key={field.id} className="max-w-64 truncate" title={text.length > 40 ? text : undefined}>
-						{field.kind === 'files' && isFileList(value) && value.length > 0 ? (
+						{(field.kind === 'files' || field.kind === 'signature') && isFileList(value) && value.length > 0 ? (
 							<AnswerFiles files={value} />
 						) : text ? (
 							text
@@ -323,11 +414,18 @@ function SubmissionRow({
 				)
 			})}
 			<TableCell className="text-right">
-				{canRetry ? (
-					<Button variant="outline" size="sm" isLoading={isRetrying} onClick={onRetry}>
-						Retry
+				<span className="inline-flex gap-1.5">
+					{canRetry ? (
+						<Button variant="outline" size="sm" isLoading={isRetrying} onClick={onRetry}>
+							Retry
+						</Button>
+					) : null}
+					<Button asChild variant="ghost" size="sm">
+						<Link to={detailPath}>
+							Open<span className="sr-only"> the answer of {formatDateTime(submission.createdAt)}</span>
+						</Link>
 					</Button>
-				) : null}
+				</span>
 			</TableCell>
 		</TableRow>
 	)
@@ -362,7 +460,7 @@ function AnswerFiles({ files }: { files: FileValue[] }) {
 	)
 }
 
-/** A Notion row opens in Notion; a row of a built-in database, in its table here. */
+/** A Notion row opens in Notion; a row of a built-in database, in its table here (rows have no address of their own yet). */
 function RowLink({ url }: { url: string }) {
 	const classes = 'inline-flex items-center gap-1 text-link text-xs hover:underline'
 	return /^https?:\/\//i.test(url) ? (
@@ -370,47 +468,8 @@ function RowLink({ url }: { url: string }) {
 			Open row <ExternalLink aria-hidden className="size-3" />
 		</a>
 	) : (
-		<Link to={url} className={classes}>
+		<Link to={url} className={classes} title="Opens the table the row is in">
 			Open row
 		</Link>
-	)
-}
-
-/** Names for people and titles for linked rows, loaded only when the form has such fields. */
-function useAnswerLookups(form: Form): AnswerLookups {
-	const hasPeople = form.fields.some((field) => field.kind === 'people')
-	const hasRelations = form.fields.some((field) => field.kind === 'relation')
-	const users = useQuery({
-		...usersQuery(form.tool, form.workspaceId),
-		enabled: hasPeople && Boolean(form.workspaceId),
-	})
-	const database = useQuery({
-		...databaseQuery(form.tool, form.databaseId),
-		enabled: hasRelations && Boolean(form.databaseId),
-	})
-	const relationFieldProperties = new Set(
-		form.fields.filter((field) => field.kind === 'relation').map((field) => field.propertyId),
-	)
-	const related = [
-		...new Set(
-			(database.data?.properties ?? []).flatMap((property) =>
-				relationFieldProperties.has(property.id) && property.relationDatabaseId ? [property.relationDatabaseId] : [],
-			),
-		),
-	]
-	const rows = useQueries({
-		queries: related.map((id) => ({ ...rowsQuery(form.tool, id, { offset: 0, limit: 200 }), staleTime: 60_000 })),
-	})
-	const signature = rows.map((result) => result.dataUpdatedAt).join(',')
-	// biome-ignore lint/correctness/useExhaustiveDependencies: rebuilt when any result changes (the signature)
-	const titles = useMemo(
-		() =>
-			new Map(rows.flatMap((result) => (result.data?.rows ?? []).map((row) => [row.externalId, row.title] as const))),
-		[signature],
-	)
-	const people = useMemo(() => new Map((users.data ?? []).map((user) => [user.id, user.name])), [users.data])
-	return useMemo(
-		() => ({ personName: (id: string) => people.get(id), rowTitle: (id: string) => titles.get(id) || undefined }),
-		[people, titles],
 	)
 }
