@@ -422,4 +422,9 @@ export const publicScopeQuerySchema = z.object({
 	scope: z.string().min(3).max(200),
 	database: idSchema.optional(),
 	search: z.string().max(200).optional(),
+	/**
+	 * The question asking (a form's relation or people field id): the reads give only the choices
+	 * that field allows. Without it a form gives only its fields that list every choice.
+	 */
+	field: z.string().min(1).max(64).optional(),
 })

@@ -1,3 +1,4 @@
+import type { RowFilter } from '@blocksmith/contracts/workspaces.ts'
 import type { Subscriptions } from '#src/core/subscriptions/subscriptions.module.ts'
 import type { Db } from '#src/db/client.ts'
 import type { JobQueue, Jobs } from '#src/lib/jobs.ts'
@@ -51,16 +52,33 @@ type WorkspaceQueues = {
 	sweep: JobQueue<Record<string, never>>
 }
 
+/**
+ * Which rows of a database a published object lists: all of them (the first 100 by title), those
+ * matching every filter (compiled with rows.query.ts), only these external ids, or none until a
+ * search of `searchOnlyChoices.minChars` characters, and then at most `searchOnlyChoices.maxResults`.
+ */
+export type PublicRowScope =
+	| { mode: 'all' }
+	| { mode: 'filter'; filters: RowFilter[] }
+	| { mode: 'ids'; ids: string[] }
+	| { mode: 'search' }
+
 /** What a published object (form, chart, portal) lets anonymous visitors read; see workspaces.public.ts. */
 export type PublicGrant = {
 	orgId: string
-	/** Database id → the property ids the object exposes. */
-	databases: Map<string, string[]>
-	/** The workspace whose people the object may list (a form with a people field), or null. */
-	peopleWorkspaceId: string | null
+	/** Database id → the property ids the object exposes, and which of its rows. */
+	databases: Map<string, { propertyIds: string[]; rows: PublicRowScope }>
+	/**
+	 * The people the object may list (a form's people field), or null: those of `workspaceId`,
+	 * only `ids` when set, none until searched when `searchOnly`.
+	 */
+	people: { workspaceId: string; ids: string[] | null; searchOnly: boolean } | null
 }
 
-export type PublicScopeResolver = (db: Db, objectId: string) => Promise<PublicGrant | null>
+/** What the visitor's read names besides the object: the question asking, when there is one. */
+export type PublicScopeRequest = { field?: string | undefined }
+
+export type PublicScopeResolver = (db: Db, objectId: string, request: PublicScopeRequest) => Promise<PublicGrant | null>
 
 /** What the workspace services need, built once in `createWorkspaces`. */
 export type WorkspaceDeps = {

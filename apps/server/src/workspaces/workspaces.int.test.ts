@@ -375,8 +375,8 @@ describe('tenancy', () => {
 			objectId === 'published'
 				? {
 						orgId: org?.orgId ?? '',
-						databases: new Map([[companies.id, ['title']]]),
-						peopleWorkspaceId: workspace.id,
+						databases: new Map([[companies.id, { propertyIds: ['title'], rows: { mode: 'all' as const } }]]),
+						people: { workspaceId: workspace.id, ids: null, searchOnly: false },
 					}
 				: null,
 		)

@@ -456,7 +456,7 @@ export function createWorkspaceRoutes(deps: { auth: Auth; workspaces: WorkspaceD
 	router.openapi(routes.publicUsers, async (c) => {
 		await limitPublicReads(c.var.clientIp)
 		const { tool } = c.req.valid('param')
-		const users = await readPublicUsers(w, tool, c.req.valid('query').scope, (orgId, workspaceId) =>
+		const users = await readPublicUsers(w, tool, c.req.valid('query'), (orgId, workspaceId) =>
 			listUsers({ ...w, orgId, userId: '' }, tool, workspaceId),
 		)
 		return c.json(users, 200)

@@ -20,7 +20,7 @@ import { createWebhookQueues } from './forms.webhooks.ts'
  */
 export function createForms(options: Omit<FormsDeps, 'workspaces'> & { workspaces: Workspaces }) {
 	const deps: FormsDeps = { ...options, workspaces: options.workspaces.deps }
-	options.workspaces.registerPublicScope('form', (_db, scope) => formGrant(deps, scope))
+	options.workspaces.registerPublicScope('form', (_db, scope, request) => formGrant(deps, scope, request))
 	options.workspaces.registerSourceLabels('form', labelForms)
 	const views = createViewCounter(deps)
 	const webhookQueues = createWebhookQueues(() => deps)
