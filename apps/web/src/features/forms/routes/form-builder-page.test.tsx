@@ -262,7 +262,7 @@ describe('the form builder', () => {
 				respondent: { enabled: true, fieldId: 'fb', replyTo: 'team@example.com' },
 			},
 		})
-	})
+	}, 30_000) // A dozen inputs typed key by key: 15 s and more on a loaded machine.
 
 	test('a server error in the limits shows beside its input', async () => {
 		mockApi(({ method, path }) => {
