@@ -2,7 +2,7 @@ import { isContentKind } from '@blocksmith/contracts/form-kinds.ts'
 import type { Form, FormField } from '@blocksmith/contracts/forms.ts'
 import { useQuery } from '@tanstack/react-query'
 import { Search, X } from 'lucide-react'
-import { type FormEvent, useEffect, useId, useState } from 'react'
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { Button } from '#src/components/ui/button.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
@@ -25,36 +25,39 @@ const choiceKinds = new Set(['select', 'multi_select', 'status', 'ranking'])
 
 export function SubmissionSearch({ q, onSearch }: { q: string; onSearch: (q: string) => void }) {
 	const [text, setText] = useState(q)
-	// The address changed by itself (back, a link): the box follows.
-	useEffect(() => setText(q), [q])
+	// The latest callback, so a parent's re-render (the list polling) does not restart the pause.
+	const search = useRef(onSearch)
+	search.current = onSearch
+	// The address changed by itself (back, a link): the box follows, keeping a space just typed.
+	useEffect(() => setText((current) => (current.trim() === q ? current : q)), [q])
 	useEffect(() => {
 		if (text.trim() === q) {
 			return
 		}
-		const timer = setTimeout(() => onSearch(text.trim()), searchDelayMs)
+		const timer = setTimeout(() => search.current(text.trim()), searchDelayMs)
 		return () => clearTimeout(timer)
-	}, [text, q, onSearch])
+	}, [text, q])
 	return (
-		<search className="relative w-full sm:w-72">
-			<form
-				className="relative"
-				onSubmit={(event) => {
-					event.preventDefault()
-					onSearch(text.trim())
-				}}
-			>
-				<Search aria-hidden className="-translate-y-1/2 absolute top-1/2 left-2.5 size-4 text-muted-foreground" />
-				<Input
-					type="search"
-					aria-label="Search answers"
-					placeholder="Search answers"
-					maxLength={200}
-					value={text}
-					onChange={(event) => setText(event.target.value)}
-					className="pl-8"
-				/>
-			</form>
-		</search>
+		// biome-ignore lint/a11y/useSemanticElements: <search> is too new for some browsers still in use (and for jsdom)
+		<form
+			role="search"
+			className="relative w-full sm:w-72"
+			onSubmit={(event) => {
+				event.preventDefault()
+				onSearch(text.trim())
+			}}
+		>
+			<Search aria-hidden className="-translate-y-1/2 absolute top-1/2 left-2.5 size-4 text-muted-foreground" />
+			<Input
+				type="search"
+				aria-label="Search answers"
+				placeholder="Search answers"
+				maxLength={200}
+				value={text}
+				onChange={(event) => setText(event.target.value)}
+				className="pl-8"
+			/>
+		</form>
 	)
 }
 

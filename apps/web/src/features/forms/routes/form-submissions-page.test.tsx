@@ -1,8 +1,12 @@
 import type { Submission, SubmissionsPage } from '@blocksmith/contracts/forms.ts'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { screen, waitFor, within } from '@testing-library/react'
+import { createMemoryRouter, RouterProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
-import { json, mockApi, renderPage } from '#src/test/mock-api.tsx'
-import { makeForm } from '../testing.tsx'
+import { json, mockApi, problem, renderPage } from '#src/test/mock-api.tsx'
+import { renderWithUser } from '#src/test/render.tsx'
+import { database as leads, makeField, makeForm } from '../testing.tsx'
+import { FormSubmissionPage } from './form-submission-page.tsx'
 import { FormSubmissionsPage } from './form-submissions-page.tsx'
 
 function submission(id: string, state: Submission['delivery']['state'], changes: Partial<Submission> = {}): Submission {
@@ -140,5 +144,150 @@ describe('the submissions screen', () => {
 		})
 		renderSubmissions()
 		expect(await screen.findByRole('heading', { name: 'No submissions yet' })).toBeInTheDocument()
+	})
+
+	test('searches the answers as one types, keeps the state filter, and says when nothing matches', async () => {
+		const api = mockApi(({ method, path, search }) => {
+			if (path === '/dashboard/forms/f1') {
+				return json(makeForm({ published: true, submissionsCount: 2 }))
+			}
+			if (path === '/dashboard/forms/f1/submissions' && method === 'GET') {
+				const q = search.get('q')
+				return json({
+					submissions: q === 'grace' ? [submission('s2', 'delivered')] : q ? [] : [submission('s1', 'delivered')],
+					total: q === 'grace' || !q ? 1 : 0,
+					counts: q && q !== 'grace' ? {} : { delivered: 1 },
+				})
+			}
+			return undefined
+		})
+		const { user, router } = renderSubmissions()
+		await screen.findByRole('table')
+		await user.click(screen.getByRole('button', { name: /^Delivered/ }))
+		await user.type(screen.getByRole('searchbox', { name: 'Search answers' }), 'grace')
+		await waitFor(() =>
+			expect(
+				api.calls.some(
+					(call) =>
+						call.path.endsWith('/submissions') &&
+						call.search.get('q') === 'grace' &&
+						call.search.get('state') === 'delivered',
+				),
+			).toBe(true),
+		)
+		expect(await screen.findByText('s2@example.com')).toBeInTheDocument()
+		// The address keeps the search, so the answer opened from here comes back to it.
+		expect(router.state.location.search).toContain('q=grace')
+		// Only the last words are asked for: no request per keystroke.
+		expect(api.calls.filter((call) => call.search.get('q') === 'g')).toHaveLength(0)
+		// A pause after a space keeps the space: the next word is typed after it.
+		const box = screen.getByRole('searchbox', { name: 'Search answers' })
+		await user.clear(box)
+		await user.type(box, 'ada ')
+		await waitFor(() => expect(router.state.location.search).toContain('q=ada'))
+		await user.type(box, 'l')
+		await waitFor(() => expect(api.calls.some((call) => call.search.get('q') === 'ada l')).toBe(true))
+		await user.clear(box)
+		await user.type(box, 'grace')
+		expect(await screen.findByText('s2@example.com')).toBeInTheDocument()
+
+		await user.clear(screen.getByRole('searchbox', { name: 'Search answers' }))
+		await user.type(screen.getByRole('searchbox', { name: 'Search answers' }), 'zebra{Enter}')
+		expect(await screen.findByRole('heading', { name: 'No answers match “zebra”' })).toBeInTheDocument()
+		await user.click(screen.getByRole('button', { name: 'Clear search and filter' }))
+		expect(await screen.findByText('s1@example.com')).toBeInTheDocument()
+		expect(screen.getByRole('searchbox', { name: 'Search answers' })).toHaveValue('')
+		expect(screen.getByRole('button', { name: /^Delivered/ })).toHaveAttribute('aria-pressed', 'true')
+	})
+
+	test('filters by one question: its choices to pick from, a refused value shown at the field', async () => {
+		const api = mockApi(({ method, path, search }) => {
+			if (path === '/dashboard/forms/f1') {
+				return json(makeForm({ submissionsCount: 2 }))
+			}
+			if (path === '/dashboard/local/databases/db1') {
+				return json(leads)
+			}
+			if (path === '/dashboard/forms/f1/submissions' && method === 'GET') {
+				if (search.get('field') === 'fa') {
+					return problem(400, 'VALIDATION_FAILED', 'Not like that.', [{ field: 'value', message: 'Not like that.' }])
+				}
+				return json({
+					submissions: search.get('field') === 'fc' ? [submission('s2', 'delivered')] : [],
+					total: 1,
+					counts: { delivered: 1 },
+				})
+			}
+			return undefined
+		})
+		const { user } = renderSubmissions()
+		const question = await screen.findByRole('combobox', { name: 'Question' })
+		// Content is not a question; it is not offered.
+		expect(
+			within(question)
+				.getAllByRole('option')
+				.map((option) => option.textContent),
+		).toEqual(['Any question…', 'Name', 'Email', 'Stage'])
+		await user.selectOptions(question, 'Stage')
+		const answer = await screen.findByRole('combobox', { name: 'Answer' })
+		await waitFor(() => expect(within(answer).getAllByRole('option')).toHaveLength(3))
+		await user.selectOptions(answer, 'Won')
+		await user.click(screen.getByRole('button', { name: 'Filter' }))
+		await waitFor(() =>
+			expect(api.calls.some((call) => call.search.get('field') === 'fc' && call.search.get('value') === 'Won')).toBe(
+				true,
+			),
+		)
+		expect(await screen.findByText('s2@example.com')).toBeInTheDocument()
+
+		await user.selectOptions(screen.getByRole('combobox', { name: 'Question' }), 'Name')
+		await user.type(screen.getByRole('textbox', { name: 'Answer' }), 'x')
+		await user.click(screen.getByRole('button', { name: 'Filter' }))
+		await waitFor(() =>
+			expect(screen.getByRole('textbox', { name: 'Answer' })).toHaveAccessibleDescription('Not like that.'),
+		)
+		await user.click(screen.getByRole('button', { name: 'Clear filter' }))
+		expect(await screen.findByRole('heading', { name: 'No submissions yet' })).toBeInTheDocument()
+	})
+
+	test('each answer opens on its own page, and the way back keeps the search', async () => {
+		mockApi(({ method, path }) => {
+			if (path === '/dashboard/forms/f1') {
+				return json(
+					makeForm({
+						fields: [...makeForm().fields, makeField({ id: 'h1', kind: 'heading', label: 'About you' })],
+					}),
+				)
+			}
+			if (path === '/dashboard/forms/f1/submissions' && method === 'GET') {
+				return json({ submissions: [submission('s2', 'delivered')], total: 1, counts: { delivered: 1 } })
+			}
+			if (path === '/dashboard/forms/f1/submissions/s2') {
+				return json({ ...submission('s2', 'delivered'), attempts: [], files: [], webhooks: [] })
+			}
+			return undefined
+		})
+		const router = createMemoryRouter(
+			[
+				{ path: '/forms/:id/submissions', Component: FormSubmissionsPage },
+				{ path: '/forms/:id/submissions/:submissionId', Component: FormSubmissionPage },
+			],
+			{ initialEntries: ['/forms/f1/submissions?q=person'] },
+		)
+		const { user } = renderWithUser(
+			<QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+				<RouterProvider router={router} />
+			</QueryClientProvider>,
+		)
+		const table = await screen.findByRole('table')
+		// A heading is content: no column.
+		expect(within(table).queryByRole('columnheader', { name: 'About you' })).toBeNull()
+		await user.click(within(table).getByRole('link', { name: /^Open the answer of/ }))
+		expect(router.state.location.pathname).toBe('/forms/f1/submissions/s2')
+		expect(router.state.location.search).toBe('?q=person')
+		expect(await screen.findByRole('heading', { name: 'Answers' })).toBeInTheDocument()
+		await user.click(screen.getByRole('link', { name: 'All submissions' }))
+		expect(router.state.location.pathname).toBe('/forms/f1/submissions')
+		expect(await screen.findByRole('searchbox', { name: 'Search answers' })).toHaveValue('person')
 	})
 })
