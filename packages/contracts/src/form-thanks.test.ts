@@ -64,6 +64,9 @@ describe('answerText by kind', () => {
 		expect(answerText(9, { kind: 'nps' })).toBe('9')
 		expect(answerText(0, { kind: 'scale' })).toBe('0')
 		expect(answerText(['B', 'A', 'C'], { kind: 'ranking' })).toBe('1. B, 2. A, 3. C')
+		// Rows in the question's order, whatever order the stored answer's keys came back in.
+		const matrix = { rows: ['Quality', 'Price'] }
+		expect(answerText({ Price: 'Bad', Quality: 'Good' }, { kind: 'matrix', matrix })).toBe('Quality: Good; Price: Bad')
 		expect(answerText({ Quality: 'Good', Price: ['Fair', 'Bad'], Taste: [] }, { kind: 'matrix' })).toBe(
 			'Quality: Good; Price: Fair, Bad',
 		)

@@ -14,6 +14,8 @@ export type AnswerTextField = {
 	kind?: FieldKind
 	/** rating: "4/5" reads against the top of the scale. */
 	scale?: { max: number } | null
+	/** matrix: rows read in the question's order (a stored answer's keys may come back in another). */
+	matrix?: { rows: string[] } | null
 	/** calculated: the number as the page shows it. */
 	calculation?: { decimals: number; prefix: string | null; suffix: string | null } | null
 }
@@ -47,13 +49,16 @@ export function answerText(value: unknown, field?: AnswerTextField): string {
 			return Array.isArray(value)
 				? value.map((choice, index) => `${index + 1}. ${answerText(choice)}`).join(', ')
 				: answerText(value)
-		case 'matrix':
-			return isRecord(value)
-				? Object.entries(value)
-						.filter(([, cell]) => answerText(cell) !== '')
-						.map(([row, cell]) => `${row}: ${answerText(cell)}`)
-						.join('; ')
-				: answerText(value)
+		case 'matrix': {
+			if (!isRecord(value)) {
+				return answerText(value)
+			}
+			const rows = field.matrix?.rows ?? Object.keys(value)
+			return rows
+				.filter((row) => Object.hasOwn(value, row) && answerText(value[row]) !== '')
+				.map((row) => `${row}: ${answerText(value[row])}`)
+				.join('; ')
+		}
 		case 'calculated': {
 			if (typeof value !== 'number') {
 				return answerText(value)

@@ -7,7 +7,7 @@ import { type FormField, fieldKindsFor } from '@blocksmith/contracts/forms.ts'
 import type { Property } from '@blocksmith/contracts/workspaces.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { validateRowValues } from '#src/workspaces/values.ts'
-import { InvalidAnswer, normaliseAnswer, propertyValueOf } from './forms.answers-kinds.ts'
+import { checkUnbound, InvalidAnswer, normaliseAnswer, propertyValueOf } from './forms.answers-kinds.ts'
 
 // The check of a form's questions and content when it is saved: each question writes one
 // property of its database in a kind that property allows, or is kept with the answer only (in a
@@ -76,6 +76,8 @@ function defaultValueProblem(field: FormField, property: Property | undefined): 
 		const value = normaliseAnswer({ ...field, required: false }, field.defaultValue, property)
 		if (value !== undefined && property) {
 			validateRowValues([property], { [property.id]: propertyValueOf(field, property, value) })
+		} else if (value !== undefined) {
+			checkUnbound(field, value)
 		}
 		return null
 	} catch (error) {

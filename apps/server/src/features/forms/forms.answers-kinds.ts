@@ -1,6 +1,8 @@
 import { fileRulesOf } from '@blocksmith/contracts/form-files.ts'
 import type { FormField } from '@blocksmith/contracts/forms.ts'
-import type { Property } from '@blocksmith/contracts/workspaces.ts'
+import type { Property, PropertyType } from '@blocksmith/contracts/workspaces.ts'
+import { AppError } from '#src/lib/errors.ts'
+import { validateRowValues } from '#src/workspaces/values.ts'
 import { answerBlobIds } from './forms.files.ts'
 
 // One answer at a time, by the kind of its question: is it of the right shape, in range, among
@@ -264,4 +266,30 @@ export function propertyValueOf(field: FormField, property: Property, answer: un
 			.join('\n')
 	}
 	return answer
+}
+
+/**
+ * The property type whose check an answer kept without a property must pass as well, so that an
+ * e-mail is an e-mail wherever it is kept. Text, numbers and choices are checked by kind already.
+ */
+const unboundCheckTypes: Partial<Record<FormField['kind'], PropertyType>> = {
+	url: 'url',
+	email: 'email',
+	phone: 'phone_number',
+	date: 'date',
+}
+
+export function checkUnbound(field: FormField, value: unknown): unknown {
+	const type = unboundCheckTypes[field.kind]
+	if (!type) {
+		return value
+	}
+	try {
+		return validateRowValues([{ id: field.id, name: `"${field.label}"`, type }], { [field.id]: value })[field.id]
+	} catch (error) {
+		if (error instanceof AppError && error.code === 'VALIDATION_FAILED') {
+			throw new InvalidAnswer(error.errors?.[0]?.message ?? `"${field.label}" is not valid.`)
+		}
+		throw error
+	}
 }

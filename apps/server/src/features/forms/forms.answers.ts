@@ -2,14 +2,14 @@ import type { FieldError } from '@blocksmith/contracts/errors.ts'
 import { isContentKind } from '@blocksmith/contracts/form-kinds.ts'
 import { evaluateForm, type FormLogic } from '@blocksmith/contracts/form-rules.ts'
 import type { FormField } from '@blocksmith/contracts/forms.ts'
-import type { Property, PropertyType, RowValues } from '@blocksmith/contracts/workspaces.ts'
+import type { Property, RowValues } from '@blocksmith/contracts/workspaces.ts'
 import { and, eq, inArray } from 'drizzle-orm'
 import { members } from '#src/core/auth/auth.schema.ts'
 import type { Db } from '#src/db/client.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { validateRowValues } from '#src/workspaces/values.ts'
 import { workspaceRows } from '#src/workspaces/workspaces.schema.ts'
-import { InvalidAnswer, isEmptyAnswer, normaliseAnswer, propertyValueOf } from './forms.answers-kinds.ts'
+import { checkUnbound, InvalidAnswer, isEmptyAnswer, normaliseAnswer, propertyValueOf } from './forms.answers-kinds.ts'
 import { answerBlobIds, resolveAnswerFiles } from './forms.files.ts'
 
 // The server's check of a form's answers: the browser's checks are a convenience, this is the
@@ -28,32 +28,6 @@ export function fileBlobIds(fields: FormField[], answers: Record<string, unknown
 
 function isFileKind(field: FormField): boolean {
 	return field.kind === 'files' || field.kind === 'signature'
-}
-
-/**
- * The property type whose check an answer kept without a property must pass as well, so that an
- * e-mail is an e-mail wherever it is kept. Text, numbers and choices are checked by kind already.
- */
-const unboundCheckTypes: Partial<Record<FormField['kind'], PropertyType>> = {
-	url: 'url',
-	email: 'email',
-	phone: 'phone_number',
-	date: 'date',
-}
-
-function checkUnbound(field: FormField, value: unknown): unknown {
-	const type = unboundCheckTypes[field.kind]
-	if (!type) {
-		return value
-	}
-	try {
-		return validateRowValues([{ id: field.id, name: `"${field.label}"`, type }], { [field.id]: value })[field.id]
-	} catch (error) {
-		if (error instanceof AppError && error.code === 'VALIDATION_FAILED') {
-			throw new InvalidAnswer(error.errors?.[0]?.message ?? `"${field.label}" is not valid.`)
-		}
-		throw error
-	}
 }
 
 /** Relation answers must name rows of the related database; local people answers, members. */

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { blobs } from '#src/core/uploads/uploads.schema.ts'
@@ -20,12 +22,29 @@ import { signatureFileRules } from './forms.files.ts'
 // answer a 400 naming its field; every wrong question a 400 naming its item on save.
 
 let t: TestApp
+/** A webhook receiver on this machine: the bodies it got. */
+let receiver: Server
+let receiverUrl = ''
+const received: string[] = []
 
 beforeAll(async () => {
-	t = await createTestApp({ FORM_MIN_FILL_SECONDS: '0' })
+	receiver = createServer((request, response) => {
+		let body = ''
+		request.on('data', (chunk) => {
+			body += chunk
+		})
+		request.on('end', () => {
+			received.push(body)
+			response.writeHead(200).end('ok')
+		})
+	})
+	await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+	receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
+	t = await createTestApp({ FORM_MIN_FILL_SECONDS: '0', WEBHOOK_ALLOW_PRIVATE: 'true' })
 })
 afterAll(async () => {
 	await t.close()
+	await new Promise((resolve) => receiver.close(resolve))
 })
 
 const png = { name: 'signature.png', type: 'image/png', bytes: new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 7]) }
@@ -73,6 +92,7 @@ async function surveyForm(extra: Record<string, unknown> = {}) {
 			{ id: 'referral', kind: 'short_text', label: 'Referral', maxLength: 20 },
 			{ id: 'colour', kind: 'select', label: 'Colour', choices: ['Red', 'Blue'] },
 			{ id: 'extra', kind: 'files', label: 'Extra' },
+			{ id: 'contact', kind: 'email', label: 'Contact' },
 		],
 		extra,
 	)
@@ -156,6 +176,30 @@ describe('newer question kinds', () => {
 		expect(mail.text).not.toContain('About us')
 	})
 
+	test('a webhook carries every answer, those without a property too, each with its text; content is left out', async () => {
+		const { token, form } = await surveyForm()
+		const hook = await t.request('POST', `/dashboard/forms/${form.id}/webhooks`, { token, json: { url: receiverUrl } })
+		expect(hook.status).toBe(201)
+		const signature = await uploadFile(t, form.id, 'signature', png)
+		const sent = await submitAnswers(t, form, { ...good, signature: [signature] })
+		expect(sent.status, JSON.stringify(sent.body)).toBe(201)
+		const body = await waitFor(
+			async () => received.find((payload) => payload.includes(sent.body.id)),
+			(payload) => payload !== undefined,
+		)
+		const payload = JSON.parse(body ?? '{}')
+		expect(payload.submission.answers).toMatchObject({ referral: 'A friend', colour: 'Blue', total: 14, stars: 4 })
+		expect(payload.submission.answers.signature[0].url).toMatch(/^https?:\/\//)
+		const fields = Object.fromEntries(
+			payload.submission.fields.map((field: { id: string; text: string }) => [field.id, field]),
+		)
+		expect(fields).not.toHaveProperty('intro')
+		expect(fields.referral).toMatchObject({ label: 'Referral', kind: 'short_text', propertyId: null, text: 'A friend' })
+		expect(fields.stars.text).toBe('4/5')
+		expect(fields.total.text).toBe('14 pts')
+		expect(fields.grid.text).toBe('Quality: Good; Price: Bad')
+	})
+
 	test('every wrong answer is a 400 naming its field', async () => {
 		const { form } = await surveyForm()
 		const cases: [Record<string, unknown>, string, RegExp][] = [
@@ -174,6 +218,7 @@ describe('newer question kinds', () => {
 			[{ signature: 'scribble' }, 'signature', /uploaded files/],
 			[{ signature: [{ blobId: 'not-uploaded' }] }, 'signature', /not uploaded/],
 			[{ colour: 'Green' }, 'colour', /no choice "Green"/],
+			[{ contact: 'not-an-address' }, 'contact', /e-mail address/],
 			[{ referral: 'x'.repeat(21) }, 'referral', /at most 20 characters/],
 			[{ intro: 'hello' }, 'intro', /not a question/],
 			[{ nothing: 'x' }, 'nothing', /no such field/],
@@ -264,6 +309,7 @@ describe('questions on save', () => {
 			[{ kind: 'select', choices: ['Red', 'red'] }, 'choices'],
 			[{ kind: 'select', choices: ['Red', 'Blue'], defaultValue: 'Green' }, 'defaultValue'],
 			[{ kind: 'matrix' }, 'matrix'],
+			[{ kind: 'email', defaultValue: 'not-an-address' }, 'defaultValue'],
 			[{ kind: 'calculated' }, 'calculation'],
 			[{ kind: 'signature', defaultValue: [] }, 'defaultValue'],
 			[{ kind: 'heading', propertyId: on('Order') }, 'propertyId'],
