@@ -108,6 +108,19 @@ const friendlyMessages: Record<string, string> = {
 	'notifications.respondent.replyTo': 'Enter an e-mail address, or leave it empty.',
 }
 
+/** Friendlier words for the problems of any field (`fields.3.choiceScope.ids`), by the rest of the path. */
+const friendlyFieldMessages: Record<string, string> = {
+	'choiceScope.ids': 'Pick at least one to offer, or choose another setting.',
+	'choiceScope.filters': 'Add at least one filter, or choose another setting.',
+	choices: 'Add at least one choice.',
+	image: 'Upload a picture or link to one.',
+}
+
+function friendlyMessage(path: string): string | undefined {
+	const fieldPath = /^fields\.\d+\.(.+)$/.exec(path)?.[1]
+	return friendlyMessages[path] ?? (fieldPath ? friendlyFieldMessages[fieldPath] : undefined)
+}
+
 /** The same checks the server makes on the shape of the draft, before anything is sent. */
 export function validateDraft(draft: FormDraft): DraftErrors {
 	const result = updateFormSchema.safeParse(changesOf(draft))
@@ -123,7 +136,7 @@ export function validateDraft(draft: FormDraft): DraftErrors {
 	const errors: DraftErrors = {}
 	for (const issue of result.error.issues) {
 		const path = issue.path.join('.')
-		errors[path] ??= friendlyMessages[path] ?? issue.message
+		errors[path] ??= friendlyMessage(path) ?? issue.message
 	}
 	return errors
 }
