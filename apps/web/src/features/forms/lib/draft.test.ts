@@ -1,12 +1,17 @@
 import { describe, expect, test } from 'vitest'
-import { database, makeForm } from '../testing.tsx'
+import { database, makeField, makeForm } from '../testing.tsx'
 import {
 	changesOf,
 	draftFromForm,
 	firstFieldWithError,
 	isSameDraft,
+	newContent,
+	newField,
+	newQuestion,
+	pageNumbers,
 	previewForm,
 	reindexErrors,
+	switchKind,
 	unusedProperties,
 	validateDraft,
 } from './draft.ts'
@@ -148,6 +153,72 @@ describe('the draft', () => {
 		})
 		expect(preview.fields?.[2]).toMatchObject({ kind: 'select', options: ['New', 'Won'], relationDatabaseId: null })
 		expect(preview).toMatchObject({ passwordRequired: false, renderToken: '', pageTitle: 'Lead form' })
+	})
+})
+
+describe('new items', () => {
+	const images = { pageThumbnail: null, favicon: null, logo: null, cover: null }
+
+	test('are made by the contract, so they pass its checks as they are', () => {
+		const form = makeForm()
+		const draft = draftFromForm(form)
+		const fields = [
+			...draft.fields,
+			newField({ id: 'notes', name: 'Notes', type: 'rich_text', description: 'What else?' }),
+			newQuestion('nps'),
+			newQuestion('matrix', '  Grid  '),
+			newQuestion('calculated'),
+			newContent('heading'),
+			newContent('paragraph'),
+			newContent('divider'),
+			newContent('page_break'),
+		]
+		expect(validateDraft({ ...draft, fields })).toEqual({})
+		expect(fields[3]).toMatchObject({
+			propertyId: 'notes',
+			kind: 'short_text',
+			helpText: 'What else?',
+			choiceScope: { mode: 'all' },
+		})
+		expect(fields[4]).toMatchObject({
+			propertyId: null,
+			kind: 'nps',
+			label: 'Net Promoter Score',
+			scale: { min: 0, max: 10 },
+		})
+		expect(fields[5]).toMatchObject({ label: 'Grid', matrix: { columns: ['Column 1', 'Column 2', 'Column 3'] } })
+		expect(fields[7]).toMatchObject({ kind: 'heading', propertyId: null, required: false })
+		expect(pageNumbers(fields)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2])
+	})
+
+	test('switching kinds brings the new kind’s settings and drops the old one’s', () => {
+		const ranking = newQuestion('ranking')
+		expect(switchKind(ranking, 'rating')).toMatchObject({ kind: 'rating', choices: null, scale: { min: 1, max: 5 } })
+		const score = newField({ id: 'score', name: 'Score', type: 'number' })
+		expect(switchKind({ ...score, defaultValue: 3 }, 'calculated')).toMatchObject({
+			kind: 'calculated',
+			defaultValue: null,
+			required: false,
+			calculation: { start: '0', steps: [] },
+		})
+	})
+
+	test('the preview gives an unbound question its own choices, a scope only as searchOnly, an image its address', () => {
+		const form = makeForm()
+		const draft = draftFromForm(form)
+		const fields = [
+			makeField({ id: 'c', kind: 'select', label: 'Pick', choices: ['X', 'Y'] }),
+			makeField({ id: 'p', kind: 'people', label: 'Who', propertyId: 'owner', choiceScope: { mode: 'search' } }),
+			makeField({ id: 'i', kind: 'image', label: 'Team', image: { url: 'https://example.com/a.png' } }),
+		]
+		const preview = previewForm(form, { ...draft, fields }, database.properties, images, {
+			i: 'https://example.com/a.png',
+		})
+		expect(preview.fields?.[0]).toMatchObject({ options: ['X', 'Y'] })
+		expect(preview.fields?.[1]).toMatchObject({ searchOnly: true })
+		expect(preview.fields?.[1]).not.toHaveProperty('choiceScope')
+		expect(preview.fields?.[2]).toMatchObject({ imageUrl: 'https://example.com/a.png' })
+		expect(preview.layout).toEqual({ display: 'classic', showProgress: true })
 	})
 })
 
