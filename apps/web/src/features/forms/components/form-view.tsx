@@ -5,7 +5,7 @@ import type { PublicField, PublicForm } from '@blocksmith/contracts/forms.ts'
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { sendViewEvent } from '../public/public-api.ts'
 import { createReachReporter } from '../public/reach.ts'
-import { fieldComponent } from './fields/field-component.tsx'
+import { ContentBlock, fieldComponent } from './fields/field-component.tsx'
 import {
 	browserTimeZone,
 	collectAnswers,
@@ -445,22 +445,24 @@ export function FormView({
 	const hasProgress = progress.total > 1
 
 	const renderItem = (field: PublicField) =>
-		isContent(field.kind)
-			? null
-			: fieldComponent(
+		isContent(field.kind) ? (
+			<ContentBlock field={field} headingLevel={headingLevel === 1 ? 2 : 3} />
+		) : (
+			fieldComponent(
+				field,
+				{
 					field,
-					{
-						field,
-						value: values[field.id] ?? '',
-						onChange: (value) => change(field.id, value),
-						error: errors[field.id],
-						controlId: controlId(field.id),
-						note: field.kind === 'date' && field.includeTime && timeZone ? `Time zone: ${timeZone}.` : undefined,
-						upload: uploaders.get(field.id),
-						onBusyChange: busyCallbacks.get(field.id),
-					},
-					choices,
-				)
+					value: values[field.id] ?? '',
+					onChange: (value) => change(field.id, value),
+					error: errors[field.id],
+					controlId: controlId(field.id),
+					note: field.kind === 'date' && field.includeTime && timeZone ? `Time zone: ${timeZone}.` : undefined,
+					upload: uploaders.get(field.id),
+					onBusyChange: busyCallbacks.get(field.id),
+				},
+				choices,
+			)
+		)
 
 	return (
 		<FormScreen

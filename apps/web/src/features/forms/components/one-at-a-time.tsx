@@ -1,6 +1,7 @@
 import type { PublicField } from '@blocksmith/contracts/forms.ts'
 import type { KeyboardEvent } from 'react'
 import type { DraftValue } from './fields/field-values.ts'
+import { scaleRangeOf } from './fields/kind-values.ts'
 
 // One question at a time, Typeform's way: the keys that answer and move without a mouse. Enter
 // goes on (Shift+Enter is a new line in a long answer), ↑ and ↓ move back and on, letters pick
@@ -33,17 +34,6 @@ const lettered: ReadonlySet<string> = new Set(['select', 'status', 'multi_select
 /** Kinds answered by a number key. */
 const numbered: ReadonlySet<string> = new Set(['rating', 'scale', 'nps'])
 
-/** The range of points of a rating, scale or NPS (as the contracts default them). */
-export function pointsOf(field: PublicField): { min: number; max: number } {
-	if (field.kind === 'nps') {
-		return { min: 0, max: 10 }
-	}
-	if (field.kind === 'rating') {
-		return { min: 1, max: field.scale?.max ?? 5 }
-	}
-	return { min: field.scale?.min ?? 1, max: field.scale?.max ?? 5 }
-}
-
 /** The letter that picks the choice at `index` (A for the first). */
 export function choiceLetter(index: number): string {
 	return String.fromCharCode(65 + index)
@@ -62,7 +52,7 @@ export function keyHint(field: PublicField | undefined): string | null {
 		return count === 1 ? 'Press A to choose.' : `Press A to ${choiceLetter(count - 1)} to choose.`
 	}
 	if (numbered.has(field.kind)) {
-		const { min, max } = pointsOf(field)
+		const { min, max } = scaleRangeOf(field)
 		return max === 10 ? `Press ${min} to 9, or 1 then 0 for 10.` : `Press ${min} to ${max} to choose.`
 	}
 	return null
@@ -117,7 +107,7 @@ function pickByDigit(keys: ScreenKeys, digit: number, now: number): boolean {
 	if (!question) {
 		return false
 	}
-	const { min, max } = pointsOf(question)
+	const { min, max } = scaleRangeOf(question)
 	let points = digit
 	if (max === 10 && digit === 0 && lastDigit?.digit === 1 && now - lastDigit.at < digitPairMs) {
 		points = 10

@@ -60,6 +60,7 @@ describe('FormView, one question at a time', () => {
 		)
 
 		// The content before the first question shows with it; one question on screen.
+		expect(screen.getByText('A few questions.')).toBeInTheDocument()
 		expect(screen.getByLabelText(/Your name/)).toBeInTheDocument()
 		expect(screen.queryByRole('radiogroup', { name: /Plan/ })).not.toBeInTheDocument()
 		expect(progressText()).toBe('Question 1 of 5')
@@ -73,6 +74,7 @@ describe('FormView, one question at a time', () => {
 
 		// A letter per choice; the focus is on the question already.
 		expect(progressText()).toBe('Question 2 of 5')
+		expect(screen.queryByText('A few questions.')).not.toBeInTheDocument()
 		expect(screen.getByRole('radio', { name: 'Basic' })).toHaveFocus()
 		expect(screen.getByText('Press A to B to choose.')).toBeInTheDocument()
 		await user.keyboard('b')
