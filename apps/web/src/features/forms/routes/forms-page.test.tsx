@@ -16,13 +16,42 @@ const workspace: Workspace = {
 }
 
 describe('the forms list', () => {
-	test('a new user picks a database and lands in the new form’s builder', async () => {
+	test('a new user picks a template and lands in the builder of a form with its own database', async () => {
 		const api = mockApi(({ method, path }) => {
 			if (path === '/dashboard/forms' && method === 'GET') {
 				return json([])
 			}
 			if (path === '/dashboard/forms' && method === 'POST') {
-				return json(makeForm({ id: 'f9', name: 'Leads form' }), 201)
+				return json(makeForm({ id: 'f9', name: 'Contact form', databaseName: 'Contact form' }), 201)
+			}
+			return undefined
+		})
+		const { user, router } = renderPage(FormsPage, '/forms', '/forms')
+		expect(await screen.findByRole('heading', { name: 'No forms yet' })).toBeInTheDocument()
+		// The empty page is the gallery: scratch and the seven templates, each saying what it asks.
+		const gallery = screen.getByRole('list', { name: 'Templates' })
+		expect(within(gallery).getAllByRole('button')).toHaveLength(8)
+		const card = within(gallery).getByRole('button', { name: /^Job application/ })
+		expect(card).toHaveTextContent(
+			'Asks: Full name, Email, Phone, Which role are you applying for? and 9 more · 3 pages',
+		)
+		expect(screen.getByRole('radio', { name: /Create a new database for it/ })).toBeChecked()
+		await user.click(within(gallery).getByRole('button', { name: /^Contact form/ }))
+		await waitFor(() => expect(router.state.location.pathname).toBe('/forms/f9/edit'))
+		expect(api.calls.find((call) => call.method === 'POST')?.body).toEqual({
+			name: 'Contact form',
+			newDatabase: {},
+			template: 'contact',
+		})
+	})
+
+	test('from scratch on an existing database, named by the user, from the New form dialog', async () => {
+		const api = mockApi(({ method, path }) => {
+			if (path === '/dashboard/forms' && method === 'GET') {
+				return json([makeForm()])
+			}
+			if (path === '/dashboard/forms' && method === 'POST') {
+				return json(makeForm({ id: 'f9', name: 'Enquiries' }), 201)
 			}
 			if (path === '/dashboard/workspaces') {
 				return json([workspace])
@@ -33,19 +62,52 @@ describe('the forms list', () => {
 			return undefined
 		})
 		const { user, router } = renderPage(FormsPage, '/forms', '/forms')
-		expect(await screen.findByRole('heading', { name: 'No forms yet' })).toBeInTheDocument()
-		await user.click(screen.getByRole('button', { name: 'New form' }))
+		await user.click(await screen.findByRole('button', { name: 'New form' }))
 		const dialog = await screen.findByRole('dialog', { name: 'New form' })
+		await user.click(within(dialog).getByRole('radio', { name: /Use an existing database/ }))
+		// Without a database picked, nothing is sent and the picker says why.
+		await user.click(within(dialog).getByRole('button', { name: /^Start from scratch/ }))
+		expect(await within(dialog).findByText('Pick the database the answers go into.')).toBeInTheDocument()
 		await user.click(await within(dialog).findByRole('combobox', { name: 'Database' }))
-		const option = await screen.findByRole('option', { name: 'Leads' })
-		await user.click(option)
-		expect(within(dialog).getByRole('textbox', { name: 'Name' })).toHaveValue('Leads form')
-		await user.click(within(dialog).getByRole('button', { name: 'Create form' }))
+		await user.click(await screen.findByRole('option', { name: 'Leads' }))
+		await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Enquiries')
+		await user.click(within(dialog).getByRole('button', { name: /^Start from scratch/ }))
 		await waitFor(() => expect(router.state.location.pathname).toBe('/forms/f9/edit'))
-		expect(api.calls.find((call) => call.method === 'POST')?.body).toEqual({ databaseId: 'db1', name: 'Leads form' })
+		expect(api.calls.filter((call) => call.method === 'POST').map((call) => call.body)).toEqual([
+			{ databaseId: 'db1', name: 'Enquiries' },
+		])
 	})
 
-	test('without databases, the dialog sends the user to make the sample workspace', async () => {
+	test('a template on an existing database without a name takes the template’s name', async () => {
+		const api = mockApi(({ method, path }) => {
+			if (path === '/dashboard/forms' && method === 'GET') {
+				return json([])
+			}
+			if (path === '/dashboard/forms' && method === 'POST') {
+				return json(makeForm({ id: 'f9' }), 201)
+			}
+			if (path === '/dashboard/workspaces') {
+				return json([workspace])
+			}
+			if (path === '/dashboard/local/databases') {
+				return json([database])
+			}
+			return undefined
+		})
+		const { user, router } = renderPage(FormsPage, '/forms', '/forms')
+		await user.click(await screen.findByRole('radio', { name: /Use an existing database/ }))
+		await user.click(await screen.findByRole('combobox', { name: 'Database' }))
+		await user.click(await screen.findByRole('option', { name: 'Leads' }))
+		await user.click(screen.getByRole('button', { name: /^Bug report/ }))
+		await waitFor(() => expect(router.state.location.pathname).toBe('/forms/f9/edit'))
+		expect(api.calls.find((call) => call.method === 'POST')?.body).toEqual({
+			name: 'Bug report',
+			databaseId: 'db1',
+			template: 'bug_report',
+		})
+	})
+
+	test('without databases, an existing one cannot be picked: the user is sent to make the sample workspace', async () => {
 		mockApi(({ path }) => {
 			if (path === '/dashboard/forms' || path === '/dashboard/workspaces') {
 				return json([])
@@ -53,7 +115,7 @@ describe('the forms list', () => {
 			return undefined
 		})
 		const { user } = renderPage(FormsPage, '/forms', '/forms')
-		await user.click(await screen.findByRole('button', { name: 'New form' }))
+		await user.click(await screen.findByRole('radio', { name: /Use an existing database/ }))
 		const link = await screen.findByRole('link', { name: 'Create the sample workspace' })
 		expect(link).toHaveAttribute('href', '/workspaces')
 	})

@@ -3,14 +3,13 @@ import { FileText } from 'lucide-react'
 import { Link } from 'react-router'
 import { ListPageHeader } from '#src/components/page-header.tsx'
 import { Alert } from '#src/components/ui/alert.tsx'
-import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#src/components/ui/table.tsx'
 import { errorMessage } from '#src/lib/api-client.ts'
 import { formatDateTime, relativeTime } from '#src/workspaces/lib/values.ts'
 import { formsQuery } from '../api/forms.ts'
 import { FormActionsMenu, FormStatusBadge } from '../components/form-actions.tsx'
-import { NewFormDialog } from '../components/new-form-dialog.tsx'
+import { NewFormChooser, NewFormDialog } from '../components/new-form-dialog.tsx'
 import { useDatabaseLabel } from '../lib/database-label.ts'
 import { formPaths } from '../lib/form-paths.ts'
 
@@ -87,12 +86,23 @@ export function FormsPage() {
 					</TableBody>
 				</Table>
 			) : (
-				<EmptyState
-					icon={FileText}
-					title="No forms yet"
-					description="Build a form from a database in a minute: every property becomes a field, and every answer becomes a row — even when Notion is slow or down."
-					action={<NewFormDialog />}
-				/>
+				<section aria-labelledby="no-forms-heading" className="grid gap-5 rounded-xl border border-dashed p-4 sm:p-6">
+					<div className="flex items-start gap-3">
+						<div className="flex size-11 shrink-0 items-center justify-center rounded-lg border bg-card shadow-xs">
+							<FileText aria-hidden className="size-5 text-muted-foreground" />
+						</div>
+						<div className="grid gap-1">
+							<h2 id="no-forms-heading" className="font-semibold text-base">
+								No forms yet
+							</h2>
+							<p className="max-w-prose text-muted-foreground text-sm">
+								Start from a template or from scratch: every answer becomes a row of a database — even when Notion is
+								slow or down.
+							</p>
+						</div>
+					</div>
+					<NewFormChooser />
+				</section>
 			)}
 		</div>
 	)
