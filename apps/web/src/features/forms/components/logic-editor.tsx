@@ -1,14 +1,26 @@
-import type { Condition, LogicRule } from '@blocksmith/contracts/form-rules.ts'
+import type { LogicAction, LogicRule } from '@blocksmith/contracts/form-rules.ts'
 import type { FormField } from '@blocksmith/contracts/forms.ts'
 import type { Property } from '@blocksmith/contracts/workspaces.ts'
 import { Plus, Trash2 } from 'lucide-react'
 import { useId } from 'react'
 import { Button } from '#src/components/ui/button.tsx'
 import { Field } from '#src/components/ui/field.tsx'
-import { Input } from '#src/components/ui/input.tsx'
 import { NativeSelect } from '#src/components/ui/native-select.tsx'
 import type { DraftErrors } from '../lib/draft.ts'
-import { actionLabels, conditionFor, needsValue, newRule, operatorLabel, operatorsFor } from '../lib/logic.ts'
+import {
+	actionLabels,
+	conditionFields,
+	conditionFor,
+	describeRule,
+	hasPages,
+	jumpTargets,
+	nameOf,
+	newRule,
+	pageName,
+	targetFields,
+	withAction,
+} from '../lib/logic.ts'
+import { ConditionRow } from './condition-row.tsx'
 
 type LogicEditorProps = {
 	logic: LogicRule[]
@@ -19,15 +31,15 @@ type LogicEditorProps = {
 	onChange: (logic: LogicRule[], path: string) => void
 }
 
-const nameOf = (field: FormField) => field.label.trim() || 'Untitled field'
-
-/** Rules that show, hide, require or unrequire fields depending on the answers. */
+/** Rules that show, hide, require or unrequire fields, or jump to a page, depending on the answers. */
 export function LogicEditor({ logic, fields, properties, errors, onChange }: LogicEditorProps) {
 	const id = useId()
+	const questions = conditionFields(fields)
+	const paged = hasPages(fields)
 
-	function changeRule(index: number, changes: Partial<LogicRule>, path: string): void {
+	function changeRule(index: number, rule: LogicRule, path: string): void {
 		onChange(
-			logic.map((rule, position) => (position === index ? { ...rule, ...changes } : rule)),
+			logic.map((item, position) => (position === index ? rule : item)),
 			`logic.${index}.${path}`,
 		)
 	}
@@ -45,13 +57,13 @@ export function LogicEditor({ logic, fields, properties, errors, onChange }: Log
 					Logic
 				</h2>
 				<p className="text-muted-foreground text-sm">
-					Show, hide or require fields depending on the answers. A field that a Show rule targets stays hidden until the
-					rule matches.
+					Show, hide or require fields depending on the answers
+					{paged ? ', or jump past pages' : ''}. A field that a Show rule targets stays hidden until the rule matches.
 				</p>
 			</div>
 			{errors.logic ? <p className="text-error text-sm">{errors.logic}</p> : null}
-			{fields.length === 0 ? (
-				<p className="text-muted-foreground text-sm">Add fields first: rules act on them.</p>
+			{questions.length === 0 ? (
+				<p className="text-muted-foreground text-sm">Add questions first: rules test their answers.</p>
 			) : null}
 			{logic.length > 0 ? (
 				<ol aria-label="Rules" className="grid gap-4">
@@ -62,9 +74,10 @@ export function LogicEditor({ logic, fields, properties, errors, onChange }: Log
 								rule={rule}
 								index={index}
 								fields={fields}
+								isPaged={paged}
 								properties={properties}
 								errors={errors}
-								onChange={(changes, path) => changeRule(index, changes, path)}
+								onChange={(changed, path) => changeRule(index, changed, path)}
 								onRemove={() =>
 									onChange(
 										logic.filter((_, position) => position !== index),
@@ -79,7 +92,7 @@ export function LogicEditor({ logic, fields, properties, errors, onChange }: Log
 				<p className="text-muted-foreground text-sm">No rules yet: every field is shown as set up in Fields.</p>
 			)}
 			<div>
-				<Button variant="outline" size="sm" disabled={fields.length === 0} onClick={addRule}>
+				<Button variant="outline" size="sm" disabled={questions.length === 0} onClick={addRule}>
 					<Plus aria-hidden /> Add rule
 				</Button>
 			</div>
@@ -92,96 +105,153 @@ type RuleEditorProps = {
 	rule: LogicRule
 	index: number
 	fields: FormField[]
+	/** The form has page breaks: jumps are offered. */
+	isPaged: boolean
 	properties: Property[]
 	errors: DraftErrors
-	onChange: (changes: Partial<LogicRule>, path: string) => void
+	onChange: (rule: LogicRule, path: string) => void
 	onRemove: () => void
 }
 
-function RuleEditor({ idPrefix, rule, index, fields, properties, errors, onChange, onRemove }: RuleEditorProps) {
+const targetsLegend: Record<Exclude<LogicAction, 'jump'>, string> = {
+	show: 'Fields to show',
+	hide: 'Fields to hide',
+	require: 'Fields to require',
+	unrequire: 'Fields to make optional',
+}
+
+function RuleEditor({
+	idPrefix,
+	rule,
+	index,
+	fields,
+	isPaged,
+	properties,
+	errors,
+	onChange,
+	onRemove,
+}: RuleEditorProps) {
 	const number = index + 1
 	const base = `logic.${index}`
 	const targetsError = Object.entries(errors).find(([path]) => path.startsWith(`${base}.fieldIds`))?.[1]
 	const conditionsError = errors[`${base}.conditions`]
 	const ruleError = errors[base] ?? errors[`${base}.id`]
-
-	function changeCondition(position: number, condition: Condition, key: string): void {
-		onChange(
-			{ conditions: rule.conditions.map((item, at) => (at === position ? condition : item)) },
-			`conditions.${position}.${key}`,
-		)
-	}
+	const questions = conditionFields(fields)
+	const actions = (Object.keys(actionLabels) as LogicAction[]).filter(
+		(action) => action !== 'jump' || isPaged || rule.action === 'jump',
+	)
+	const lead = rule.match === 'all' ? 'and' : 'or'
 
 	function toggleTarget(fieldId: string, checked: boolean): void {
 		const fieldIds = checked ? [...rule.fieldIds, fieldId] : rule.fieldIds.filter((target) => target !== fieldId)
-		onChange({ fieldIds }, 'fieldIds')
+		onChange({ ...rule, fieldIds }, 'fieldIds')
 	}
 
 	return (
-		<fieldset className="grid gap-4 rounded-lg border p-4">
+		<fieldset className="grid gap-4 rounded-lg border p-4" aria-describedby={`${idPrefix}-sentence`}>
 			<legend className="px-1 font-medium text-sm">Rule {number}</legend>
+			{/* The whole rule in words: what the controls below say, read at a glance (and by screen readers). */}
+			<p id={`${idPrefix}-sentence`} className="text-sm">
+				{describeRule(rule, fields)}
+			</p>
 			{ruleError ? <p className="text-error text-sm">{ruleError}</p> : null}
-			<div className="grid gap-4 sm:grid-cols-2">
-				<Field id={`${idPrefix}-action`} label={`Action of rule ${number}`} error={errors[`${base}.action`]}>
+			<div className="flex flex-wrap items-start gap-x-2 gap-y-3">
+				<Field
+					id={`${idPrefix}-action`}
+					label={`Action of rule ${number}`}
+					isLabelHidden
+					error={errors[`${base}.action`]}
+					className="min-w-40"
+				>
 					<NativeSelect
 						value={rule.action}
-						onChange={(event) => onChange({ action: event.target.value as LogicRule['action'] }, 'action')}
+						onChange={(event) => onChange(withAction(rule, event.target.value as LogicAction, fields), 'action')}
 					>
-						{Object.entries(actionLabels).map(([value, label]) => (
-							<option key={value} value={value}>
-								{label}
+						{actions.map((action) => (
+							<option key={action} value={action}>
+								{actionLabels[action]}
 							</option>
 						))}
 					</NativeSelect>
 				</Field>
-				<Field label={`When, in rule ${number}`} error={errors[`${base}.match`]}>
+				{rule.action === 'jump' ? (
+					<JumpTarget
+						idPrefix={idPrefix}
+						rule={rule}
+						number={number}
+						fields={fields}
+						errors={errors}
+						onChange={onChange}
+					/>
+				) : (
+					<span aria-hidden className="pt-2 text-muted-foreground text-sm">
+						the fields picked below
+					</span>
+				)}
+				<span aria-hidden className="pt-2 text-muted-foreground text-sm">
+					when
+				</span>
+				<Field label={`When, in rule ${number}`} isLabelHidden error={errors[`${base}.match`]} className="min-w-56">
 					<NativeSelect
 						value={rule.match}
-						onChange={(event) => onChange({ match: event.target.value as LogicRule['match'] }, 'match')}
+						onChange={(event) => onChange({ ...rule, match: event.target.value as LogicRule['match'] }, 'match')}
 					>
-						<option value="all">All the conditions match</option>
-						<option value="any">Any condition matches</option>
+						<option value="all">all of these match</option>
+						<option value="any">any of these matches</option>
 					</NativeSelect>
 				</Field>
 			</div>
-			<fieldset className="grid gap-2" aria-describedby={targetsError ? `${idPrefix}-targets-error` : undefined}>
-				<legend className="mb-2 font-medium text-sm leading-none">Fields of rule {number}</legend>
-				<div className="flex flex-wrap gap-x-5 gap-y-2">
-					{fields.map((field) => (
-						<label key={field.id} className="flex items-center gap-2 text-sm">
-							<input
-								type="checkbox"
-								className="size-4 accent-primary"
-								checked={rule.fieldIds.includes(field.id)}
-								// Marks the group's inputs, so that a save with problems puts the focus here.
-								aria-invalid={targetsError ? true : undefined}
-								onChange={(event) => toggleTarget(field.id, event.target.checked)}
-							/>
-							{nameOf(field)}
-						</label>
-					))}
-				</div>
-				{targetsError ? (
-					<p id={`${idPrefix}-targets-error`} className="text-[13px] text-error">
-						{targetsError}
-					</p>
-				) : null}
-			</fieldset>
+			{rule.action === 'jump' ? null : (
+				<fieldset className="grid gap-2" aria-describedby={targetsError ? `${idPrefix}-targets-error` : undefined}>
+					<legend className="mb-2 font-medium text-sm leading-none">
+						{targetsLegend[rule.action]} <span className="sr-only">in rule {number}</span>
+					</legend>
+					<div className="flex flex-wrap gap-x-5 gap-y-2">
+						{targetFields(fields, rule.action).map((field) => (
+							<label key={field.id} className="flex items-center gap-2 text-sm">
+								<input
+									type="checkbox"
+									className="size-4 accent-primary"
+									checked={rule.fieldIds.includes(field.id)}
+									// Marks the group's inputs, so that a save with problems puts the focus here.
+									aria-invalid={targetsError ? true : undefined}
+									onChange={(event) => toggleTarget(field.id, event.target.checked)}
+								/>
+								{nameOf(field)}
+							</label>
+						))}
+					</div>
+					{targetsError ? (
+						<p id={`${idPrefix}-targets-error`} className="text-[13px] text-error">
+							{targetsError}
+						</p>
+					) : null}
+				</fieldset>
+			)}
 			<ol aria-label={`Conditions of rule ${number}`} className="grid gap-3">
 				{rule.conditions.map((condition, position) => (
 					// biome-ignore lint/suspicious/noArrayIndexKey: conditions have no id, and their editors keep no state of their own
 					<li key={position}>
-						<ConditionEditor
+						<ConditionRow
 							label={`condition ${position + 1} of rule ${number}`}
+							lead={position === 0 ? 'If' : lead}
 							condition={condition}
-							fields={fields}
+							fields={questions}
 							properties={properties}
-							errors={errors}
-							path={`${base}.conditions.${position}`}
-							onChange={(changed, key) => changeCondition(position, changed, key)}
+							error={(key) => errors[`${base}.conditions.${position}.${key}`]}
+							onChange={(changed, key) =>
+								onChange(
+									{ ...rule, conditions: rule.conditions.map((item, at) => (at === position ? changed : item)) },
+									`conditions.${position}.${key}`,
+								)
+							}
 							onRemove={
 								rule.conditions.length > 1
-									? () => onChange({ conditions: rule.conditions.filter((_, at) => at !== position) }, 'conditions')
+									? () =>
+											onChange(
+												{ ...rule, conditions: rule.conditions.filter((_, at) => at !== position) },
+												'conditions',
+											)
 									: undefined
 							}
 						/>
@@ -195,7 +265,9 @@ function RuleEditor({ idPrefix, rule, index, fields, properties, errors, onChang
 					size="sm"
 					aria-label={`Add a condition to rule ${number}`}
 					disabled={rule.conditions.length >= 20}
-					onClick={() => onChange({ conditions: [...rule.conditions, conditionFor(fields[0])] }, 'conditions')}
+					onClick={() =>
+						onChange({ ...rule, conditions: [...rule.conditions, conditionFor(questions[0])] }, 'conditions')
+					}
 				>
 					<Plus aria-hidden /> Add condition
 				</Button>
@@ -207,166 +279,42 @@ function RuleEditor({ idPrefix, rule, index, fields, properties, errors, onChang
 	)
 }
 
-type ConditionEditorProps = {
-	/** "condition 2 of rule 1": names its controls for assistive technology. */
-	label: string
-	condition: Condition
+type JumpTargetProps = {
+	idPrefix: string
+	rule: LogicRule
+	number: number
 	fields: FormField[]
-	properties: Property[]
 	errors: DraftErrors
-	path: string
-	onChange: (condition: Condition, key: string) => void
-	onRemove: (() => void) | undefined
+	onChange: (rule: LogicRule, path: string) => void
 }
 
-function ConditionEditor({
-	label,
-	condition,
-	fields,
-	properties,
-	errors,
-	path,
-	onChange,
-	onRemove,
-}: ConditionEditorProps) {
-	const field = fields.find((item) => item.id === condition.fieldId)
-	const operators = operatorsFor(field?.kind)
-	const title = label.charAt(0).toUpperCase() + label.slice(1)
+/** Where a jump goes: a page after the one its conditions are on, or the end. */
+function JumpTarget({ idPrefix, rule, number, fields, errors, onChange }: JumpTargetProps) {
+	const targets = jumpTargets(rule, fields)
+	const current = rule.toPageId ?? ''
+	const isKnown = current === 'end' || targets.some((page) => page.id === current)
 	return (
-		<div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-end">
-			<Field label={`Field of ${label}`} error={errors[`${path}.fieldId`]}>
-				<NativeSelect
-					value={field ? condition.fieldId : ''}
-					onChange={(event) => onChange(conditionFor(fields.find((item) => item.id === event.target.value)), 'fieldId')}
-				>
-					{field ? null : <option value="">A field no longer in the form</option>}
-					{fields.map((item) => (
-						<option key={item.id} value={item.id}>
-							{nameOf(item)}
-						</option>
-					))}
-				</NativeSelect>
-			</Field>
-			<Field label={`Comparison of ${label}`} error={errors[`${path}.operator`]}>
-				<NativeSelect
-					value={condition.operator}
-					onChange={(event) => {
-						const operator = event.target.value as Condition['operator']
-						// The value stays when it still fits (is → is not), and goes when none is needed.
-						const kept = needsValue(operator)
-							? { ...condition, operator, value: condition.value ?? conditionFor(field, operator).value }
-							: { fieldId: condition.fieldId, operator }
-						onChange(kept, 'operator')
-					}}
-				>
-					{operators.includes(condition.operator) ? null : (
-						<option value={condition.operator}>{operatorLabel(condition.operator, field?.kind)}</option>
-					)}
-					{operators.map((operator) => (
-						<option key={operator} value={operator}>
-							{operatorLabel(operator, field?.kind)}
-						</option>
-					))}
-				</NativeSelect>
-			</Field>
-			{needsValue(condition.operator) ? (
-				<ValueInput
-					label={`Value of ${label}`}
-					field={field}
-					property={properties.find((property) => property.id === field?.propertyId)}
-					value={condition.value}
-					error={errors[`${path}.value`]}
-					onChange={(value) => onChange({ ...condition, value }, 'value')}
-				/>
-			) : (
-				<span aria-hidden className="hidden sm:block" />
-			)}
-			{onRemove ? (
-				<Button variant="ghost" size="sm" aria-label={`Remove ${label}`} title={`Remove ${title}`} onClick={onRemove}>
-					<Trash2 aria-hidden />
-				</Button>
-			) : (
-				<span aria-hidden className="hidden sm:block" />
-			)}
-		</div>
-	)
-}
-
-type ValueInputProps = {
-	label: string
-	field: FormField | undefined
-	property: Property | undefined
-	value: Condition['value']
-	error: string | undefined
-	onChange: (value: Condition['value']) => void
-}
-
-/** The value to compare with, in the input its field's kind calls for. */
-function ValueInput({ label, field, property, value, error, onChange }: ValueInputProps) {
-	const kind = field?.kind
-	if (kind === 'select' || kind === 'status' || kind === 'multi_select') {
-		const options = property?.options?.map((option) => option.name) ?? []
-		const current = typeof value === 'string' ? value : ''
-		return (
-			<Field label={label} error={error}>
-				<NativeSelect value={current} onChange={(event) => onChange(event.target.value || null)}>
-					<option value="">Pick an option…</option>
-					{current && !options.includes(current) ? <option value={current}>{current}</option> : null}
-					{options.map((option) => (
-						<option key={option} value={option}>
-							{option}
-						</option>
-					))}
-				</NativeSelect>
-			</Field>
-		)
-	}
-	if (kind === 'checkbox') {
-		return (
-			<Field label={label} error={error}>
-				<NativeSelect
-					value={value === false ? 'no' : 'yes'}
-					onChange={(event) => onChange(event.target.value === 'yes')}
-				>
-					<option value="yes">Ticked</option>
-					<option value="no">Not ticked</option>
-				</NativeSelect>
-			</Field>
-		)
-	}
-	if (kind === 'number') {
-		return (
-			<Field label={label} error={error}>
-				<Input
-					type="number"
-					step="any"
-					value={typeof value === 'number' ? value : ''}
-					onChange={(event) => {
-						const number = event.target.valueAsNumber
-						onChange(Number.isNaN(number) ? null : number)
-					}}
-				/>
-			</Field>
-		)
-	}
-	if (kind === 'date') {
-		return (
-			<Field label={label} error={error}>
-				<Input
-					type="date"
-					value={typeof value === 'string' ? value.slice(0, 10) : ''}
-					onChange={(event) => onChange(event.target.value || null)}
-				/>
-			</Field>
-		)
-	}
-	return (
-		<Field label={label} error={error}>
-			<Input
-				maxLength={2000}
-				value={typeof value === 'string' ? value : value == null ? '' : String(value)}
-				onChange={(event) => onChange(event.target.value)}
-			/>
+		<Field
+			id={`${idPrefix}-page`}
+			label={`Page rule ${number} jumps to`}
+			isLabelHidden
+			error={errors[`logic.${number - 1}.toPageId`]}
+			className="min-w-48"
+		>
+			<NativeSelect
+				value={current}
+				onChange={(event) => onChange({ ...rule, toPageId: event.target.value }, 'toPageId')}
+			>
+				{isKnown ? null : (
+					<option value={current}>{current ? 'A page no longer after this one' : 'Pick a page…'}</option>
+				)}
+				{targets.map((page) => (
+					<option key={page.id} value={page.id}>
+						{pageName(page, fields)}
+					</option>
+				))}
+				<option value="end">the end (submit)</option>
+			</NativeSelect>
 		</Field>
 	)
 }
