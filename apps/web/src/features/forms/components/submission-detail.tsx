@@ -274,7 +274,7 @@ function FileList({ files }: { files: DetailFile[] }) {
 					</span>
 					<span className="inline-flex gap-3 text-sm">
 						<a href={file.url} target="_blank" rel="noreferrer" className="text-link hover:underline">
-							Open<span className="sr-only"> {file.name}</span>
+							Open <span className="sr-only">{file.name}</span>
 						</a>
 						<a
 							href={file.url}
@@ -282,7 +282,7 @@ function FileList({ files }: { files: DetailFile[] }) {
 							className="inline-flex items-center gap-1 text-link hover:underline"
 						>
 							<Download aria-hidden className="size-3.5" />
-							Download<span className="sr-only"> {file.name}</span>
+							Download <span className="sr-only">{file.name}</span>
 						</a>
 					</span>
 				</li>

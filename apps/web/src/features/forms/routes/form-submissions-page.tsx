@@ -363,7 +363,6 @@ function SubmissionRow({
 		<TableRow>
 			<TableCell>
 				<Link to={detailPath} className="text-link hover:underline">
-					<span className="sr-only">Open the answer of </span>
 					<time dateTime={submission.createdAt} title={relativeTime(submission.createdAt)}>
 						{formatDateTime(submission.createdAt)}
 					</time>
@@ -422,7 +421,7 @@ function SubmissionRow({
 					) : null}
 					<Button asChild variant="ghost" size="sm">
 						<Link to={detailPath}>
-							Open<span className="sr-only"> the answer of {formatDateTime(submission.createdAt)}</span>
+							Open <span className="sr-only">the answer of {formatDateTime(submission.createdAt)}</span>
 						</Link>
 					</Button>
 				</span>
