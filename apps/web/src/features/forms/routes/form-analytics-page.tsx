@@ -9,6 +9,7 @@ import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#src/components/ui/table.tsx'
 import { errorMessage } from '#src/lib/api-client.ts'
 import { type AnalyticsRange, analyticsQuery } from '../api/forms.ts'
+import { DropOffChart } from '../components/drop-off-chart.tsx'
 import { FormGate, FormHeader } from '../components/form-frame.tsx'
 
 // Recharts is the largest library of the builder: it downloads with the chart, on this page only.
@@ -30,7 +31,7 @@ function rangeOf(days: number, now: Date = new Date()): AnalyticsRange {
 	return { from, to, timeZone }
 }
 
-/** /forms/:id/analytics: views, starts, submissions and completion over a range of days. */
+/** /forms/:id/analytics: views, starts, submissions and completion over a range of days, and drop-off per step. */
 export function FormAnalyticsPage() {
 	const { id = '' } = useParams()
 	return (
@@ -136,6 +137,21 @@ function Analytics({ form }: { form: Form }) {
 								</TableBody>
 							</Table>
 						</details>
+					</section>
+					<section
+						aria-labelledby="drop-off-heading"
+						className="grid gap-3 rounded-xl border bg-card p-4 shadow-xs sm:p-5"
+					>
+						<div className="grid gap-1">
+							<h2 id="drop-off-heading" className="font-semibold text-base">
+								Drop-off
+							</h2>
+							<p className="text-muted-foreground text-sm">
+								How far visits got: each page and question, how many visits reached it, and the share that went no
+								further (after the last question: did not submit). No answers are sent to count this.
+							</p>
+						</div>
+						<DropOffChart steps={data.steps} />
 					</section>
 				</div>
 			)}
