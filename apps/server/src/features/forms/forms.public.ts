@@ -106,7 +106,7 @@ async function publicFields(
 				...visible,
 				...(options ? { options } : {}),
 				...(field.kind === 'relation' ? { relationDatabaseId: property?.relationDatabaseId ?? null } : {}),
-				// Helper C's spot: whether a relation or people question lists nothing until searched.
+				// Only whether the visitor must search first: the scope's filter and ids stay here.
 				...(field.kind === 'relation' || field.kind === 'people' ? { searchOnly: choiceScope?.mode === 'search' } : {}),
 				...(field.kind === 'image'
 					? { imageUrl: await resolvePageImage(deps, form, field.image ?? null, fieldAsset(field.id)) }
