@@ -7,8 +7,8 @@ import { createElement, type ReactNode } from 'react'
 
 /** Link text up to 500 characters (no brackets or line breaks), an address up to 2,000 without spaces. */
 const linkPattern = /\[([^[\]\n]{1,500})\]\(([^()\s]{1,2000})\)/y
-/** Bold on one line, the shortest run; `** x**` still counts, as most Markdown readers allow. */
-const boldPattern = /\*\*([^\n]+?)\*\*/y
+/** Bold on one line, the shortest run, starting and ending with neither a space nor a star (as in Markdown). */
+const boldPattern = /\*\*([^\s*](?:[^\n]*?[^\s*])?)\*\*/y
 const escapable = new Set(['\\', '*', '[', ']', '(', ')'])
 
 const allowedProtocols = new Set(['http:', 'https:', 'mailto:'])
