@@ -17,7 +17,7 @@ import { filterConditions, type SubmissionFilters } from './forms.submission-fil
 type SubmissionState = 'pending' | 'delivered' | 'failed' | 'dead' | 'spam'
 
 /** What the list and the CSV are narrowed to: a delivery state, a search, a field's value. */
-export type SubmissionQuery = SubmissionFilters & { state?: SubmissionState | undefined }
+type SubmissionQuery = SubmissionFilters & { state?: SubmissionState | undefined }
 
 const stateSql = sql<SubmissionState>`case when ${formSubmissions.spam} then 'spam' else coalesce(${workspaceWrites.state}, 'pending') end`
 
@@ -56,7 +56,7 @@ export function selectSubmissions(ctx: FormsCtx) {
 		)
 }
 
-export type SelectedRow = Awaited<ReturnType<ReturnType<typeof selectSubmissions>['where']>>[number]
+type SelectedRow = Awaited<ReturnType<ReturnType<typeof selectSubmissions>['where']>>[number]
 
 export function toSubmission(row: SelectedRow): Submission {
 	const { submission } = row
@@ -212,7 +212,7 @@ export async function exportSubmissionsCsv(
 			.map(toSubmission)
 			.map((submission) => [
 				submission.createdAt,
-				...questions.map((field) => answerText(submission.answers[field.id])),
+				...questions.map((field) => answerText(submission.answers[field.id], field)),
 				submission.delivery.state,
 				submission.delivery.error ?? '',
 				submission.delivery.rowUrl ?? '',

@@ -7,9 +7,7 @@ import {
 	formSchema,
 	formWebhookSchema,
 	type Submission,
-	type SubmissionsPage,
 	submissionSchema,
-	submissionsPageSchema,
 	type UpdateForm,
 	type WebhookDelivery,
 	webhookDeliverySchema,
@@ -24,8 +22,6 @@ import { readToken } from '#src/lib/token-store.ts'
 
 export type SubmissionState = 'pending' | 'delivered' | 'failed' | 'dead' | 'spam'
 
-export type SubmissionsParams = { state?: SubmissionState | undefined; limit: number; offset: number }
-
 export type AnalyticsRange = { from: string; to: string; timeZone: string }
 
 export const formKeys = {
@@ -33,7 +29,6 @@ export const formKeys = {
 	list: ['forms', 'list'] as const,
 	detail: (id: string) => ['forms', 'detail', id] as const,
 	submissions: (id: string) => ['forms', 'submissions', id] as const,
-	submissionPage: (id: string, params: SubmissionsParams) => ['forms', 'submissions', id, params] as const,
 	analytics: (id: string, range: AnalyticsRange) => ['forms', 'analytics', id, range] as const,
 	blob: (id: string) => ['forms', 'blob', id] as const,
 	webhooks: (id: string) => ['forms', 'webhooks', id] as const,
@@ -52,30 +47,6 @@ export function formQuery(id: string) {
 		queryKey: formKeys.detail(id),
 		queryFn: ({ signal }): Promise<Form> => api(`/dashboard/forms/${encode(id)}`, { schema: formSchema, signal }),
 	})
-}
-
-/**
- * While any answer waits for its delivery the page is polled, so "pending" turns into
- * "delivered" (or "failed") without a reload.
- */
-export function submissionsQuery(id: string, params: SubmissionsParams) {
-	return queryOptions({
-		queryKey: formKeys.submissionPage(id, params),
-		queryFn: ({ signal }): Promise<SubmissionsPage> =>
-			api(`/dashboard/forms/${encode(id)}/submissions`, {
-				query: { state: params.state, limit: params.limit, offset: params.offset },
-				schema: submissionsPageSchema,
-				signal,
-			}),
-		placeholderData: keepPreviousData,
-		refetchInterval: (query) => (hasPending(query.state.data) ? 3000 : false),
-	})
-}
-
-function hasPending(page: SubmissionsPage | undefined): boolean {
-	return Boolean(
-		page && ((page.counts.pending ?? 0) > 0 || page.submissions.some((s) => s.delivery.state === 'pending')),
-	)
 }
 
 export function analyticsQuery(id: string, range: AnalyticsRange) {

@@ -20,7 +20,7 @@ export type SubmissionFilters = {
 	value?: string | undefined
 }
 
-export const submissionKeys = {
+const submissionKeys = {
 	page: (formId: string, params: SubmissionFilters & { limit: number; offset: number }) =>
 		[...formKeys.submissions(formId), 'page', params] as const,
 	detail: (formId: string, submissionId: string) => [...formKeys.submissions(formId), 'one', submissionId] as const,
@@ -29,7 +29,7 @@ export const submissionKeys = {
 const encode = encodeURIComponent
 
 /** The query string of the filters that are set (a field filter only with both its halves). */
-export function filterQuery(filters: SubmissionFilters): Record<string, string> {
+function filterQuery(filters: SubmissionFilters): Record<string, string> {
 	const query: Record<string, string> = {}
 	if (filters.state) {
 		query.state = filters.state

@@ -29,7 +29,7 @@ import { type AnswerLookups, formatAnswer } from '../lib/answers.ts'
 type DetailFile = SubmissionDetail['files'][number]
 type State = SubmissionDetail['delivery']['state']
 
-export const deliveryStates: Record<
+const deliveryStates: Record<
 	State,
 	{ label: string; variant: 'neutral' | 'success' | 'warning' | 'error' | 'outline' }
 > = {
@@ -131,7 +131,7 @@ function SubmissionSummary({ form, submission, backTo }: { form: Form; submissio
  * A Notion row opens its page in Notion. A built-in row opens its database's table here: the
  * table has no address for one row yet, so the link says it is the database.
  */
-export function OpenRow({ url }: { url: string }) {
+function OpenRow({ url }: { url: string }) {
 	if (/^https?:\/\//i.test(url)) {
 		return (
 			<Button asChild variant="outline" size="sm">

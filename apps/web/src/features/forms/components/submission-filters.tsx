@@ -14,7 +14,7 @@ import type { SubmissionFilters } from '../api/submissions.ts'
 // (after a pause); the field filter when applied, since its value is often typed in parts.
 
 /** Kinds a filter can look in: answers that hold ids (people, linked rows) name nothing one could type. */
-export function filterableFields(form: Form): FormField[] {
+function filterableFields(form: Form): FormField[] {
 	return form.fields.filter(
 		(field) => !isContentKind(field.kind) && field.kind !== 'people' && field.kind !== 'relation',
 	)
