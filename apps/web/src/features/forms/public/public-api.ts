@@ -1,5 +1,5 @@
 import type { FieldError } from '@blocksmith/contracts/errors.ts'
-import type { PublicForm, Submit, SubmitResult, UnlockResult } from '@blocksmith/contracts/forms.ts'
+import type { PublicField, PublicForm, Submit, SubmitResult, UnlockResult } from '@blocksmith/contracts/forms.ts'
 import type { PublicDatabase, WorkspaceTool, WorkspaceUser } from '@blocksmith/contracts/workspaces.ts'
 
 // The public form page's calls, on plain `fetch`. Not lib/api-client.ts: that one carries the
@@ -142,22 +142,85 @@ export function formScope(formId: string, unlockToken?: string | null): string {
 	return unlockToken ? `form:${formId}.${unlockToken}` : `form:${formId}`
 }
 
-export function fetchPeople(tool: WorkspaceTool, scope: string, signal?: AbortSignal): Promise<WorkspaceUser[]> {
-	return request<WorkspaceUser[]>(`/api/${tool}/users?scope=${encodeURIComponent(scope)}`, undefined, signal)
+/** The query of a scoped read: `field` names the question asking, so only its choices are given. */
+function scopedQuery(scope: string, entries: Record<string, string | undefined>): URLSearchParams {
+	const query = new URLSearchParams({ scope })
+	for (const [key, value] of Object.entries(entries)) {
+		if (value?.trim()) {
+			query.set(key, value.trim())
+		}
+	}
+	return query
 }
 
+/**
+ * The people a form's people question offers (names only). With `field`, only that question's
+ * (its chosen people; for a search-only one, the matches of `search`, none under two characters).
+ */
+export function fetchPeople(
+	tool: WorkspaceTool,
+	scope: string,
+	signal?: AbortSignal,
+	field?: string,
+	search?: string,
+): Promise<WorkspaceUser[]> {
+	const query = scopedQuery(scope, { field, search })
+	return request<WorkspaceUser[]>(`/api/${tool}/users?${query}`, undefined, signal)
+}
+
+/** The related rows a form's relation question offers (titles only); with `field`, only that question's. */
 export function fetchRelationChoices(
 	tool: WorkspaceTool,
 	scope: string,
 	databaseId: string,
 	search: string,
 	signal?: AbortSignal,
+	field?: string,
 ): Promise<PublicDatabase[]> {
-	const query = new URLSearchParams({ scope, database: databaseId })
-	if (search.trim()) {
-		query.set('search', search.trim())
-	}
+	const query = scopedQuery(scope, { database: databaseId, search, field })
 	return request<PublicDatabase[]>(`/api/${tool}/databases?${query}`, undefined, signal)
+}
+
+type ChoiceQuestion = Pick<PublicField, 'id' | 'kind' | 'relationDatabaseId' | 'searchOnly'>
+
+/**
+ * Reads the choices of a form's people and relation questions, each through its own question
+ * (`field`), so the server gives only what that question allows. People of a question that lists
+ * them all are read once per question and searched here; a search-only question asks the server
+ * for each search. Usable as the page's `LoadChoices`.
+ */
+export function createChoiceReader(
+	tool: WorkspaceTool,
+	scope: string,
+): (field: ChoiceQuestion, search: string, signal: AbortSignal) => Promise<{ id: string; label: string }[]> {
+	const people = new Map<string, Promise<WorkspaceUser[]>>()
+	return async (field, search, signal) => {
+		if (field.kind === 'people') {
+			let users: WorkspaceUser[]
+			if (field.searchOnly) {
+				users = await fetchPeople(tool, scope, signal, field.id, search)
+			} else {
+				let listed = people.get(field.id)
+				if (!listed) {
+					listed = fetchPeople(tool, scope, undefined, field.id).catch((error: unknown) => {
+						people.delete(field.id)
+						throw error
+					})
+					people.set(field.id, listed)
+				}
+				users = await listed
+			}
+			const needle = search.trim().toLowerCase()
+			return users
+				.filter((user) => user.type === 'person' && (!needle || user.name.toLowerCase().includes(needle)))
+				.map((user) => ({ id: user.id, label: user.name }))
+		}
+		if (field.kind !== 'relation' || !field.relationDatabaseId) {
+			return []
+		}
+		const [database] = await fetchRelationChoices(tool, scope, field.relationDatabaseId, search, signal, field.id)
+		return (database?.rows ?? []).map((row) => ({ id: row.id, label: row.title || 'Untitled' }))
+	}
 }
 
 // ---- sending answers ----------------------------------------------------------------------
