@@ -8,6 +8,7 @@ import { teamWithEveryRole } from '#src/test/teams.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 import { until } from '#src/test/until.ts'
 import { workspaceWrites } from '#src/workspaces/workspaces.schema.ts'
+import { formSubmissions } from './forms.schema.ts'
 
 // Submissions one can work with (issue 19): searched and filtered in SQL, opened in full (files,
 // every delivery attempt, webhook deliveries), and deleted with their files, the row staying
@@ -219,7 +220,7 @@ describe('one answer in full, and deleting it', () => {
 		expect(detail.body.webhooks).toEqual([])
 	})
 
-	test('deleting keeps the row, and the file the row shows; the answer and its deliveries are gone', async () => {
+	test('deleting keeps the built-in row, and the file the row shows; the answer is gone', async () => {
 		const { token, form, file, submission } = await answerWithFile()
 		const deleted = await t.request('DELETE', detailPath(form.id, submission.id), { token })
 		expect(deleted.status, JSON.stringify(deleted.body)).toBe(200)
@@ -252,6 +253,31 @@ describe('one answer in full, and deleting it', () => {
 		const removal = removals.find((write) => write.source === `form:${form.id}`)
 		expect(removal?.state).toBe('delivered')
 		expect(removal?.afterWriteId).not.toBeNull()
+	})
+
+	test('a file kept with the answer only (no property) goes from the store; the row stays', async () => {
+		const account = await t.signUp()
+		const { form } = await publishedEnquiryForm(t, account.token)
+		const extra = { id: randomUUID(), propertyId: null, kind: 'files', label: 'Extra document', required: false }
+		const saved = await t.request('PATCH', `/dashboard/forms/${form.id}`, {
+			token: account.token,
+			json: { fields: [...form.fields, extra] },
+		})
+		expect(saved.status, JSON.stringify(saved.body)).toBe(200)
+		const file = await uploadFile(t, form.id, extra.id, pdf)
+		const sent = await submitAnswers(t, form, { [fieldOf(form, 'Name').id]: 'Unbound Ltd', [extra.id]: [file] })
+		expect(sent.status, JSON.stringify(sent.body)).toBe(201)
+		const [submission] = await delivered(account.token, form.id, 1)
+		const path = detailPath(form.id, submission?.id ?? '')
+		const detail = await t.request('GET', path, { token: account.token })
+		expect(detail.body.files).toEqual([expect.objectContaining({ fieldId: extra.id, name: 'brief.pdf' })])
+		const [blob] = await t.db.select().from(blobs).where(eq(blobs.id, file.blobId))
+		expect(await t.services.storage.get(blob?.key ?? '')).not.toBeNull()
+
+		expect((await t.request('DELETE', path, { token: account.token })).status).toBe(200)
+		expect(await t.db.select().from(blobs).where(eq(blobs.id, file.blobId))).toEqual([])
+		expect(await t.services.storage.get(blob?.key ?? '')).toBeNull()
+		expect((await rowsOf(account.token, form)).map((row) => row.title)).toContain('Unbound Ltd')
 	})
 
 	test('bad parameters are 400s; a spam answer has no row to delete (409)', async () => {
@@ -378,6 +404,60 @@ describe('on Notion', () => {
 		expect(attempts.every((attempt) => typeof attempt.ms === 'number' && attempt.ms >= 0)).toBe(true)
 		expect([...attempts].map((a) => a.at).sort()).toEqual(attempts.map((a) => a.at))
 		expect(detail.body.delivery.rowUrl).toMatch(/^https?:\/\//)
+	})
+
+	test('the attempt log keeps the last 20 attempts, the oldest dropped first', async () => {
+		const { token, form } = await notionForm()
+		const id = await submitDuringOutage(form, token, 'Many tries Ltd')
+		try {
+			const [submission] = await t.db.select().from(formSubmissions).where(eq(formSubmissions.id, id))
+			const writeId = submission?.writeId ?? ''
+			const old = Array.from({ length: 20 }, (_, index) => ({
+				at: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
+				ms: 1,
+				error: `old-${index}`,
+			}))
+			await t.db.update(workspaceWrites).set({ attemptLog: old }).where(eq(workspaceWrites.id, writeId))
+			const write = await until(
+				'another attempt',
+				async () => (await t.db.select().from(workspaceWrites).where(eq(workspaceWrites.id, writeId)))[0],
+				(record) => !record?.attemptLog.at(-1)?.error?.startsWith('old-'),
+				20_000,
+			)
+			expect(write?.attemptLog).toHaveLength(20)
+			expect(write?.attemptLog[0]?.error).toBe('old-1')
+			expect(write?.attemptLog.at(-1)?.error).toMatch(/not answering/)
+		} finally {
+			fake.setOutage(false)
+		}
+	})
+
+	test('a delivered Notion row has its own copy of a file: deleting the answer removes ours, the page stays', async () => {
+		const { token, form } = await notionForm()
+		const logo = form.fields.find((field) => field.label === 'Logo') as TestForm['fields'][number]
+		const bytes = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 7, 7])
+		const file = await uploadFile(t, form.id, logo.id, { name: 'mark.png', type: 'image/png', bytes })
+		const sent = await submitAnswers(t, form, { [form.fields[0]?.id ?? '']: 'Logo Ltd', [logo.id]: [file] })
+		expect(sent.status, JSON.stringify(sent.body)).toBe(201)
+		const path = `/dashboard/forms/${form.id}/submissions/${sent.body.id}`
+		await until(
+			'the delivery',
+			() => t.request('GET', path, { token }),
+			(r) => r.body.delivery?.state === 'delivered' && r.body.delivery.rowUrl !== null,
+			20_000,
+		)
+		const [blob] = await t.db.select().from(blobs).where(eq(blobs.id, file.blobId))
+		expect((await t.request('DELETE', path, { token })).status).toBe(200)
+		expect(await t.services.storage.get(blob?.key ?? '')).toBeNull()
+		const [create] = await t.db
+			.select()
+			.from(workspaceWrites)
+			.where(eq(workspaceWrites.source, `form:${form.id}`))
+		const page = await fetch(`${fake.url}/v1/pages/${create?.externalRowId}`, {
+			headers: { authorization: `Bearer ${fake.token}`, 'notion-version': '2025-09-03' },
+		})
+		expect(page.status).toBe(200)
+		expect(((await page.json()) as { in_trash: boolean }).in_trash).toBe(false)
 	})
 
 	test('deleteRow while the create is still failing: the delete follows it, and the page ends in the trash', async () => {
