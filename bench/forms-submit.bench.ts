@@ -94,7 +94,14 @@ type SubmissionsCheck = {
 	problems: string[]
 }
 
-type ViewsCheck = { acknowledged: number; inFlightAtStop: number; counted: number; problems: string[] }
+type ViewsCheck = {
+	acknowledged: number
+	inFlightAtStop: number
+	counted: number
+	/** Each question's drop-off count (every beacon reached them all). */
+	reached: number[]
+	problems: string[]
+}
 
 type ServerRuns = {
 	database: 'PGlite' | 'PostgreSQL'
@@ -171,7 +178,7 @@ async function main(start: RunStart): Promise<number> {
 
 	const report = {
 		benchmark: 'forms-submit',
-		description: `POST ${submitPath} (a unique idempotency key each) and POST ${viewsPath} on a published form, against a bare Hono handler parsing the same bodies at the same paths`,
+		description: `POST ${submitPath} (a unique idempotency key each) and POST ${viewsPath} (a view and the three questions it reached per beacon) on a published form, against a bare Hono handler parsing the same bodies at the same paths`,
 		passed: loadFailures.length === 0 && checkFailures.length === 0,
 		...aboutRun(start, ['apps/', 'packages/']),
 		settings: {
@@ -506,9 +513,17 @@ function submissionLoad(server: RunningServer, target: FormTarget, tally: Submis
 	}
 }
 
-/** View beacons for the form; the body is the same each time, built per request only to count what was sent. */
+/**
+ * View beacons for the form, each as a paged visit sends them: the view and the three questions it
+ * reached (drop-off). The body is the same each time, built per request only to count what was sent.
+ */
 function viewLoad(server: RunningServer, target: FormTarget, tally: ViewTally): autocannon.Options {
-	const body = JSON.stringify({ events: [{ formId: target.formId, kind: 'view' }] })
+	const body = JSON.stringify({
+		events: [
+			{ formId: target.formId, kind: 'view' },
+			...target.fields.map((field) => ({ formId: target.formId, kind: 'reach', step: field.id })),
+		],
+	})
 	return {
 		url: server.url,
 		requests: [
@@ -632,20 +647,35 @@ async function checkViews(baseUrl: string, setup: FormSetup, tally: ViewTally): 
 	const inFlightAtStop = tally.sent - tally.accepted
 	const deadline = Date.now() + settings.viewsFlushWaitSeconds * 1000
 	let counted = 0
+	let reached: number[] = []
 	for (;;) {
-		counted = (await call<FormAnalytics>('GET', `/dashboard/forms/${setup.formId}/analytics`, 200)).views
-		if (counted >= tally.accepted || Date.now() > deadline || wasInterrupted()) {
+		const analytics = await call<FormAnalytics>('GET', `/dashboard/forms/${setup.formId}/analytics`, 200)
+		counted = analytics.views
+		// Every beacon also reached each question: each question's count must match the views'.
+		reached = analytics.steps.filter((step) => step.kind === 'question').map((step) => step.reached)
+		const isDone = counted >= tally.accepted && reached.every((count) => count >= tally.accepted)
+		if (isDone || Date.now() > deadline || wasInterrupted()) {
 			break
 		}
 		await new Promise((resolve) => setTimeout(resolve, 500))
 	}
 	const problems: string[] = []
-	if (counted < tally.accepted) {
-		problems.push(`${counted} views counted after ${settings.viewsFlushWaitSeconds} s; ${tally.accepted} acknowledged`)
-	} else if (counted > tally.accepted + inFlightAtStop) {
-		problems.push(`${counted} views counted; only ${tally.accepted + inFlightAtStop} were sent`)
+	for (const [name, count] of [
+		['views', counted] as const,
+		...reached.map((count) => ['reaches of a question', count] as const),
+	]) {
+		if (count < tally.accepted) {
+			problems.push(
+				`${count} ${name} counted after ${settings.viewsFlushWaitSeconds} s; ${tally.accepted} acknowledged`,
+			)
+		} else if (count > tally.accepted + inFlightAtStop) {
+			problems.push(`${count} ${name} counted; only ${tally.accepted + inFlightAtStop} were sent`)
+		}
 	}
-	return { acknowledged: tally.accepted, inFlightAtStop, counted, problems }
+	if (reached.length !== setup.target.fields.length) {
+		problems.push(`${reached.length} questions in drop-off; the form has ${setup.target.fields.length}`)
+	}
+	return { acknowledged: tally.accepted, inFlightAtStop, counted, reached, problems }
 }
 
 /** The load runs as a table: requests/s over the bare baseline's, and submissions over their ceiling's. */
@@ -691,7 +721,8 @@ function printChecks(runs: ServerRuns): void {
 	)
 	console.log(
 		`${runs.database}: ${number(runs.viewsCheck.acknowledged)} views acknowledged + ${runs.viewsCheck.inFlightAtStop}` +
-			` in flight when a run stopped: ${number(runs.viewsCheck.counted)} counted`,
+			` in flight when a run stopped: ${number(runs.viewsCheck.counted)} counted, each question reached ` +
+			`${runs.viewsCheck.reached.map((count) => number(count)).join(' / ')} times`,
 	)
 }
 
