@@ -51,14 +51,54 @@ const kindsWithPlaceholder: readonly FieldKind[] = [
 /** Kinds a link can fill in and a default can start: not files, drawings, orderings, grids or results. */
 const kindsWithoutPrefill: readonly FieldKind[] = ['files', 'signature', 'ranking', 'matrix', 'calculated']
 
+/** The keys each item's inputs show their problems beside; anything else shows at the top. */
+function shownKeys(field: FormField): Set<string> {
+	if (isContentKind(field.kind)) {
+		return new Set(['label', 'body', 'image'])
+	}
+	const keys = ['label', 'helpText', 'placeholder', 'required', 'kind', 'includeTime', 'propertyId']
+	keys.push('scale', 'choices', 'matrix', 'maxLength', 'choiceScope', 'fileRules')
+	if (field.kind === 'calculated') {
+		keys.push('calculation', 'hidden')
+	} else if (!kindsWithoutPrefill.includes(field.kind)) {
+		keys.push('hidden', 'param', 'defaultValue')
+	}
+	return new Set(keys)
+}
+
+/** Problems the server names on keys no input here shows (a stale setting of another kind, say). */
+function OtherProblems({ field, index, errors }: Pick<FieldSettingsProps, 'field' | 'index' | 'errors'>) {
+	const prefix = `fields.${index}.`
+	const shown = shownKeys(field)
+	const others = Object.entries(errors).filter(
+		([path]) => path.startsWith(prefix) && !shown.has(path.slice(prefix.length).split('.')[0] ?? ''),
+	)
+	if (others.length === 0) {
+		return null
+	}
+	return (
+		<ul className="grid gap-1 text-error text-sm">
+			{others.map(([path, message]) => (
+				<li key={path}>{message}</li>
+			))}
+		</ul>
+	)
+}
+
 /** Everything about one item: a question's wording, kind, rules and default; or a content's text or picture. */
 export function FieldSettings(props: FieldSettingsProps) {
 	const { field, index, errors, uploads, onUploaded, onChange } = props
 	const error = (key: string) => errors[`fields.${index}.${key}`]
-	if (isContentKind(field.kind)) {
-		return <ContentSettings field={field} error={error} uploads={uploads} onUploaded={onUploaded} onChange={onChange} />
-	}
-	return <QuestionSettings {...props} error={error} />
+	return (
+		<div className="grid gap-4">
+			<OtherProblems field={field} index={index} errors={errors} />
+			{isContentKind(field.kind) ? (
+				<ContentSettings field={field} error={error} uploads={uploads} onUploaded={onUploaded} onChange={onChange} />
+			) : (
+				<QuestionSettings {...props} error={error} />
+			)}
+		</div>
+	)
 }
 
 /** Where a question's answers go: a property, or the submission only. */
@@ -92,6 +132,8 @@ function Destination({ field, property, tool }: Pick<FieldSettingsProps, 'field'
 function QuestionSettings({
 	field,
 	fields,
+	index,
+	errors,
 	property,
 	tool,
 	workspaceId,
@@ -100,6 +142,12 @@ function QuestionSettings({
 	onChange,
 }: FieldSettingsProps & { error: (key: string) => string | undefined }) {
 	const kindGroupId = useId()
+	const prefix = `fields.${index}.`
+	const errorsUnder = Object.fromEntries(
+		Object.entries(errors)
+			.filter(([path]) => path.startsWith(prefix))
+			.map(([path, message]) => [path.slice(prefix.length), message]),
+	)
 	const kinds = property ? fieldKindsFor(property.type) : [field.kind]
 	const isCalculated = field.kind === 'calculated'
 	return (
@@ -177,7 +225,9 @@ function QuestionSettings({
 				</Field>
 			) : null}
 			<KindSettings field={field} error={error} onChange={onChange} />
-			{isCalculated ? <CalculatedSettings field={field} fields={fields} error={error} onChange={onChange} /> : null}
+			{isCalculated ? (
+				<CalculatedSettings field={field} fields={fields} error={error} errors={errorsUnder} onChange={onChange} />
+			) : null}
 			{field.kind === 'relation' || field.kind === 'people' ? (
 				<ChoiceScopeSettings
 					field={field}

@@ -43,7 +43,7 @@ export function KindSettings({ field, error, onChange }: KindSettingsProps) {
 			return (
 				<div className="grid gap-4">
 					<div className="flex flex-wrap gap-4">
-						<Field label="From" error={error('scale.min')}>
+						<Field label="From" error={error('scale.min') ?? error('scale')}>
 							<NativeSelect
 								className="w-fit"
 								value={scale.min}

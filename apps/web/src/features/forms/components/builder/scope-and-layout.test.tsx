@@ -126,3 +126,48 @@ describe('layout and the small fixes', () => {
 		setText(screen.getByRole('textbox', { name: /^Name/ }), 'Ada')
 	})
 })
+
+describe('the server’s problems on the new settings', () => {
+	test('show beside their inputs, in the field they are about', async () => {
+		const form = makeForm({
+			fields: [
+				...(name ? [name] : []),
+				makeField({
+					id: 'rel',
+					kind: 'relation',
+					label: 'Client',
+					propertyId: 'client',
+					choiceScope: { mode: 'filter', filters: [{ property: 'cname', operator: 'contains', value: 'a' }] },
+				}),
+				makeField({ id: 'k', kind: 'ranking', label: 'Order', choices: ['A', 'B'] }),
+				makeField({
+					id: 'c',
+					kind: 'calculated',
+					label: 'Total',
+					calculation: { start: '0', steps: [], decimals: 0, prefix: null, suffix: null },
+				}),
+			],
+		})
+		const server = builderServer(form, undefined, [
+			{ field: 'fields.1.choiceScope.filters.0.value', message: 'Clients has no such company.' },
+			{ field: 'fields.2.choices.1', message: 'Another choice has this name.' },
+			{ field: 'fields.3.calculation.steps', message: 'The calculation reads a later question.' },
+		])
+		const { user } = renderBuilder()
+		await waitForBuilder()
+		await user.click(screen.getByRole('button', { name: 'Edit Client' }))
+		setText(await screen.findByRole('textbox', { name: 'Value of filter 1' }), 'b')
+		await user.click(screen.getByRole('button', { name: 'Save' }))
+		await waitFor(() => expect(server.patches).toHaveLength(1))
+		// The first field with a problem opens, with the message beside the filter.
+		expect(await screen.findByText('Clients has no such company.')).toBeInTheDocument()
+		expect(screen.getByRole('textbox', { name: 'Value of filter 1' })).toHaveAttribute('aria-invalid', 'true')
+
+		await user.click(screen.getByRole('button', { name: 'Edit Order' }))
+		expect(screen.getByRole('textbox', { name: 'Choice 2' })).toHaveAccessibleDescription(
+			'Another choice has this name.',
+		)
+		await user.click(screen.getByRole('button', { name: 'Edit Total' }))
+		expect(screen.getByText('The calculation reads a later question.')).toBeInTheDocument()
+	}, 20_000)
+})

@@ -2,7 +2,7 @@ import type { Form, UpdateForm } from '@blocksmith/contracts/forms.ts'
 import type { Database, PropertyInput } from '@blocksmith/contracts/workspaces.ts'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { expect } from 'vitest'
-import { json, mockApi, renderPage } from '#src/test/mock-api.tsx'
+import { json, mockApi, problem, renderPage } from '#src/test/mock-api.tsx'
 import { FormBuilderPage } from '../../routes/form-builder-page.tsx'
 import { database, makeForm } from '../../testing.tsx'
 
@@ -53,7 +53,12 @@ const row = (id: string, title: string) => ({
 	lastEditedTime: '2026-01-01T10:00:00.000Z',
 })
 
-export function builderServer(initial: Form = makeForm(), base: Database = leads) {
+export function builderServer(
+	initial: Form = makeForm(),
+	base: Database = leads,
+	/** The server's field errors for every PATCH, instead of saving it. */
+	refusal?: { field: string; message: string }[],
+) {
 	let form = initial
 	let db: Database = { ...base, tool: initial.tool }
 	const patches: UpdateForm[] = []
@@ -66,6 +71,9 @@ export function builderServer(initial: Form = makeForm(), base: Database = leads
 		if (path === '/dashboard/forms/f1' && method === 'PATCH') {
 			const changes = body as UpdateForm
 			patches.push(changes)
+			if (refusal) {
+				return problem(400, 'VALIDATION_FAILED', 'Some settings need another look.', refusal)
+			}
 			const { password: _password, ...rest } = changes
 			form = { ...form, ...rest, updatedAt: new Date().toISOString() }
 			return json(form)
