@@ -171,11 +171,17 @@ export function SignatureField(props: FieldProps) {
 		}
 	}, [])
 
+	const nameRef = useRef<HTMLInputElement>(null)
+	const isSwitched = useRef(false)
 	useEffect(() => {
 		if (mode === 'type') {
 			padRef.current?.off()
 		} else {
 			padRef.current?.on()
+		}
+		// After the visitor switches (not on the first render), straight to the box they chose.
+		if (isSwitched.current && mode === 'type') {
+			nameRef.current?.focus()
 		}
 	}, [mode])
 
@@ -199,6 +205,7 @@ export function SignatureField(props: FieldProps) {
 	}
 
 	const switchMode = () => {
+		isSwitched.current = true
 		clear()
 		setMode(mode === 'draw' ? 'type' : 'draw')
 	}
@@ -236,6 +243,7 @@ export function SignatureField(props: FieldProps) {
 						Your full name
 					</label>
 					<input
+						ref={nameRef}
 						id={controlId}
 						type="text"
 						autoComplete="name"
