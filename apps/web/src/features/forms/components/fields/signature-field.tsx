@@ -78,6 +78,8 @@ export function SignatureField(props: FieldProps) {
 	const controller = useRef<AbortController | null>(null)
 	const [mode, setMode] = useState<'draw' | 'type'>('draw')
 	const [name, setName] = useState('')
+	const typedName = useRef('')
+	typedName.current = mode === 'type' ? name : ''
 	/** Whether the canvas shows this visit's signature (a restored answer has only its file). */
 	const [hasInk, setHasInk] = useState(false)
 	const [status, setStatus] = useState<Status>('idle')
@@ -161,7 +163,16 @@ export function SignatureField(props: FieldProps) {
 		const onStroke = () => latest.current.changed()
 		pad.addEventListener('endStroke', onStroke)
 		fitCanvas(canvas, pad)
-		const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => fitCanvas(canvas, pad))
+		const observer =
+			typeof ResizeObserver === 'undefined'
+				? null
+				: new ResizeObserver(() => {
+						fitCanvas(canvas, pad)
+						// Resizing clears the canvas: a typed name is written again (strokes come back from the pad's data).
+						if (typedName.current) {
+							writeName(canvas, pad, typedName.current)
+						}
+					})
 		observer?.observe(canvas)
 		return () => {
 			observer?.disconnect()
