@@ -132,8 +132,7 @@ function Destination({ field, property, tool }: Pick<FieldSettingsProps, 'field'
 function QuestionSettings({
 	field,
 	fields,
-	index,
-	errors,
+	database,
 	property,
 	tool,
 	workspaceId,
@@ -142,12 +141,6 @@ function QuestionSettings({
 	onChange,
 }: FieldSettingsProps & { error: (key: string) => string | undefined }) {
 	const kindGroupId = useId()
-	const prefix = `fields.${index}.`
-	const errorsUnder = Object.fromEntries(
-		Object.entries(errors)
-			.filter(([path]) => path.startsWith(prefix))
-			.map(([path, message]) => [path.slice(prefix.length), message]),
-	)
 	const kinds = property ? fieldKindsFor(property.type) : [field.kind]
 	const isCalculated = field.kind === 'calculated'
 	return (
@@ -226,7 +219,13 @@ function QuestionSettings({
 			) : null}
 			<KindSettings field={field} error={error} onChange={onChange} />
 			{isCalculated ? (
-				<CalculatedSettings field={field} fields={fields} error={error} errors={errorsUnder} onChange={onChange} />
+				<CalculatedSettings
+					field={field}
+					fields={fields}
+					properties={database?.properties ?? []}
+					error={error}
+					onChange={onChange}
+				/>
 			) : null}
 			{field.kind === 'relation' || field.kind === 'people' ? (
 				<ChoiceScopeSettings

@@ -1,34 +1,34 @@
 import type { FormField } from '@blocksmith/contracts/forms.ts'
-import { Calculator } from 'lucide-react'
+import type { Property } from '@blocksmith/contracts/workspaces.ts'
 import { Field } from '#src/components/ui/field.tsx'
 import { Switch } from '#src/components/ui/switch.tsx'
+import { CalculationEditor } from '../calculation-editor.tsx'
 
 type CalculatedSettingsProps = {
 	field: FormField
 	fields: readonly FormField[]
+	properties: Property[]
 	error: (key: string) => string | undefined
-	/** This field's problems by the path under it (`calculation.steps.0.operand`). */
-	errors: Record<string, string>
 	onChange: (changes: Partial<FormField>, path: string) => void
 }
 
 /** A calculated field: how it is worked out, and whether visitors see the result as they answer. */
-export function CalculatedSettings({ field, error, errors, onChange }: CalculatedSettingsProps) {
-	// Every problem of the calculation (`calculation.steps.2.operand`), until the editor shows each in place.
-	const problems = Object.entries(errors).filter(([path]) => path === 'calculation' || path.startsWith('calculation.'))
+export function CalculatedSettings({ field, fields, properties, error, onChange }: CalculatedSettingsProps) {
+	// The editor shows each step's problems in place; these are about the calculation as a whole.
+	const whole = [error('calculation'), error('calculation.steps')].filter((message) => message !== undefined)
 	return (
 		<div className="grid gap-4">
-			<div className="flex items-start gap-2 rounded-lg border border-dashed p-3 text-muted-foreground text-sm">
-				<Calculator aria-hidden className="mt-0.5 size-4 shrink-0" />
-				<span>
-					The calculation editor is on its way. Until then the result starts at {field.calculation?.start ?? '0'} and
-					applies {field.calculation?.steps.length ?? 0} steps.
-				</span>
-			</div>
-			{problems.length ? (
+			<CalculationEditor
+				field={field}
+				fields={[...fields]}
+				properties={properties}
+				error={error}
+				onChange={(calculation) => onChange({ calculation }, 'calculation')}
+			/>
+			{whole.length ? (
 				<ul className="grid gap-1 text-[13px] text-error">
-					{problems.map(([path, message]) => (
-						<li key={path}>{message}</li>
+					{whole.map((message) => (
+						<li key={message}>{message}</li>
 					))}
 				</ul>
 			) : null}

@@ -100,7 +100,7 @@ describe('the settings of the new kinds reach the PATCH body', () => {
 		expect(patch.fields?.[2]).toMatchObject({ kind: 'long_text', maxLength: 280 })
 	})
 
-	test('a number property asked as a rating gets its stars; a calculation can be kept off the page', async () => {
+	test('a number property asked as a rating gets its stars; a calculation is edited in place and can be kept off the page', async () => {
 		const server = builderServer(
 			formWith(
 				{ id: 'sc', kind: 'number', label: 'Score', propertyId: 'score' },
@@ -127,7 +127,12 @@ describe('the settings of the new kinds reach the PATCH body', () => {
 		expect(shown).toBeChecked()
 		await user.click(shown)
 
+		// The calculation editor sits in the field: a step adding the stars given above it.
+		await user.click(screen.getByRole('button', { name: 'Add step' }))
+		expect(screen.getByRole('combobox', { name: 'What step 1 uses' })).toHaveDisplayValue('the answer to Score')
+
 		const patch = await saveAndGetPatch(server, user)
+		expect(patch.fields?.[2]?.calculation?.steps).toEqual([{ when: [], operation: 'add', operand: { fieldId: 'sc' } }])
 		expect(patch.fields?.[1]).toMatchObject({
 			kind: 'rating',
 			propertyId: 'score',
