@@ -59,6 +59,13 @@ describe('start from scratch', () => {
 		expect(created.status, JSON.stringify(created.body)).toBe(201)
 		const form = created.body as Form
 		expect(form.layout).toEqual({ display: 'classic', showProgress: true })
+		const layout = await t.request('PATCH', `/dashboard/forms/${form.id}`, {
+			token: user.token,
+			json: { layout: { display: 'one_at_a_time', showProgress: false } },
+		})
+		expect(layout.body.layout).toEqual({ display: 'one_at_a_time', showProgress: false })
+		const read = await t.request('GET', `/dashboard/forms/${form.id}`, { token: user.token })
+		expect(read.body.layout).toEqual({ display: 'one_at_a_time', showProgress: false })
 		const database = await databaseOf(user.token, form)
 		expect(database.name).toBe('Waiting list')
 		expect(database.properties.map((p) => [p.name, p.type])).toEqual([['Name', 'title']])
