@@ -14,7 +14,7 @@ describe('EmbedSettings', () => {
 		const popup = screen.getByRole('textbox', { name: 'Popup' }) as HTMLTextAreaElement
 		expect(popup.value).toContain(`data-blocksmith-popup="${window.location.origin}/forms/contact"`)
 		expect((screen.getByRole('textbox', { name: 'Full page' }) as HTMLTextAreaElement).value).toBe(
-			`${window.location.origin}/forms/contact`,
+			`<iframe src="${window.location.origin}/forms/contact" title="Say &quot;hi&quot;" style="position:fixed;inset:0;width:100%;height:100%;border:0"></iframe>`,
 		)
 		expect(screen.getByRole('button', { name: 'Copy popup snippet' })).toBeTruthy()
 	})

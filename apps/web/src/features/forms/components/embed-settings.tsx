@@ -5,27 +5,43 @@ import { toast } from 'sonner'
 import { Button } from '#src/components/ui/button.tsx'
 import { publicUrl } from '../lib/form-paths.ts'
 
-// Ways to put a published form on another site: an iframe that follows the form's height, a
-// button that opens it over the page, or the plain link. Both snippets use /embed.js, which
-// only ever frames forms of this server.
+// Ways to put a published form on another site, each working against the public page as it is:
+// an iframe that follows the form's height and a button that opens it over the page (both with
+// /embed.js, which only ever frames forms of this server and listens for the height the page
+// reports, public/embedded.ts), and a frame that fills the whole window (the page scrolls inside
+// it; no script needed). Published form pages may be framed anywhere (app.ts).
 
 type Snippet = { name: string; description: string; code: string }
 
-function snippetsFor(form: Form): Snippet[] {
+function escapeAttribute(value: string): string {
+	return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;')
+}
+
+function escapeText(value: string): string {
+	return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;')
+}
+
+/** The inline, popup and full-page codes for the form's public address. */
+export function snippetsFor(form: Pick<Form, 'id' | 'slug' | 'name'>): Snippet[] {
 	const url = publicUrl(form)
+	const title = escapeAttribute(form.name)
 	const script = `<script src="${window.location.origin}/embed.js" async></script>`
 	return [
 		{
 			name: 'Inline',
 			description: 'The form inside your page, as tall as it needs to be.',
-			code: `<iframe data-blocksmith-form src="${url}" title="${form.name.replaceAll('"', '&quot;')}" style="width:100%;border:0;min-height:420px" loading="lazy"></iframe>\n${script}`,
+			code: `<iframe data-blocksmith-form src="${url}" title="${title}" style="width:100%;border:0;min-height:420px" loading="lazy"></iframe>\n${script}`,
 		},
 		{
 			name: 'Popup',
 			description: 'A button that opens the form over your page (Escape or × closes it).',
-			code: `<button type="button" data-blocksmith-popup="${url}">${form.name.replaceAll('<', '&lt;')}</button>\n${script}`,
+			code: `<button type="button" data-blocksmith-popup="${url}">${escapeText(form.name)}</button>\n${script}`,
 		},
-		{ name: 'Full page', description: 'A link to the form on its own page.', code: url },
+		{
+			name: 'Full page',
+			description: 'The form filling the whole window of a page of yours, scrolling inside it.',
+			code: `<iframe src="${url}" title="${title}" style="position:fixed;inset:0;width:100%;height:100%;border:0"></iframe>`,
+		},
 	]
 }
 
@@ -66,7 +82,7 @@ export function EmbedSettings({ form }: { form: Form }) {
 						readOnly
 						aria-labelledby={`${id}-${snippet.name.replaceAll(' ', '-')}`}
 						value={snippet.code}
-						rows={snippet.code.includes('\n') ? 3 : 1}
+						rows={3}
 						className="w-full resize-none rounded-md border bg-muted/40 px-3 py-2 font-mono text-xs"
 						onFocus={(event) => event.currentTarget.select()}
 					/>
