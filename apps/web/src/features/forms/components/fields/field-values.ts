@@ -24,7 +24,6 @@ import {
  */
 export type DraftValue = string | string[] | boolean | AnswerFile[] | MatrixDraft
 export type DraftValues = Record<string, DraftValue>
-export type { MatrixDraft }
 
 type Kind = PublicField['kind']
 
@@ -36,7 +35,7 @@ const pointKinds: readonly Kind[] = ['rating', 'scale', 'nps']
  * Whether the visitor gives the field a value: not content (it asks nothing) and not a calculated
  * field (the page works it out from the other answers, the server again on its own).
  */
-export function isAnswered(field: Pick<PublicField, 'kind'>): boolean {
+function isAnswered(field: Pick<PublicField, 'kind'>): boolean {
 	return !isContent(field.kind) && field.kind !== 'calculated'
 }
 
@@ -48,7 +47,7 @@ function isListKind(kind: Kind): boolean {
 export const maxRadioOptions = 6
 
 /** The server's limits (forms.answers-kinds.ts), checked before sending (never by cutting what is typed). */
-export const maxLengthByKind: Partial<Record<Kind, number>> = {
+const maxLengthByKind: Partial<Record<Kind, number>> = {
 	short_text: 2000,
 	long_text: 20000,
 	url: 2000,

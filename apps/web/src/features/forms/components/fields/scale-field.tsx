@@ -6,7 +6,7 @@ import { scaleRangeOf } from './kind-values.ts'
 // radios, so the arrow keys move along them. The end words are said with the first and last
 // number to screen readers, and shown under the row.
 
-export const npsLabels = { min: 'Not at all likely', max: 'Extremely likely' } as const
+const npsLabels = { min: 'Not at all likely', max: 'Extremely likely' } as const
 
 export function ClearChoice({ onClear, label = 'Clear choice' }: { onClear: () => void; label?: string }) {
 	return (

@@ -11,7 +11,7 @@ import { type FieldProps, GroupFrame } from './field-frame.tsx'
 // strokes is sent once; the form waits for them (onBusyChange). Loaded only by forms that have one.
 
 /** Quiet time after the last stroke (or key) before the signature is sent. */
-export const signatureSettleMs = 600
+const signatureSettleMs = 600
 const canvasHeight = 160
 /** Ink on paper, whatever the theme: the PNG goes into documents and rows. */
 const paper = '#ffffff'
