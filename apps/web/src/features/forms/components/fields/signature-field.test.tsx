@@ -114,6 +114,23 @@ describe('SignatureField', () => {
 		await waitFor(() => expect(value()).toEqual([{ blobId: 'second', name: 'signature.png' }]))
 	})
 
+	it('sends nothing when cleared while the PNG is being made', async () => {
+		let finishPng: (() => void) | null = null
+		vi.spyOn(HTMLCanvasElement.prototype, 'toBlob').mockImplementation((callback) => {
+			finishPng = () => callback(new Blob(['png'], { type: 'image/png' }))
+		})
+		const upload = vi.fn<UploadFile>(async (file) => ({ blobId: 'late', name: file.name }))
+		const { user } = renderWithUser(
+			<FieldHarness field={signature} component={SignatureField} initial={[]} upload={upload} />,
+		)
+		stroke()
+		await waitFor(() => expect(finishPng).not.toBeNull())
+		await user.click(screen.getByRole('button', { name: 'Clear signature' }))
+		await act(async () => finishPng?.())
+		expect(upload).not.toHaveBeenCalled()
+		expect(value()).toEqual([])
+	})
+
 	it('keeps a signature from an earlier visit until cleared', async () => {
 		const { user } = renderWithUser(
 			<FieldHarness

@@ -76,6 +76,8 @@ export function SignatureField(props: FieldProps) {
 	const padRef = useRef<SignaturePad | null>(null)
 	const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
 	const controller = useRef<AbortController | null>(null)
+	/** Counts changes and clears: a PNG made before the latest one is never sent. */
+	const generation = useRef(0)
 	const [mode, setMode] = useState<'draw' | 'type'>('draw')
 	const [name, setName] = useState('')
 	const typedName = useRef('')
@@ -90,6 +92,7 @@ export function SignatureField(props: FieldProps) {
 	}, [isBusy, onBusyChange])
 
 	const stop = useCallback(() => {
+		generation.current++
 		if (timer.current) {
 			clearTimeout(timer.current)
 			timer.current = null
@@ -99,8 +102,13 @@ export function SignatureField(props: FieldProps) {
 	}, [])
 
 	const send = async () => {
+		const started = generation.current
 		const canvas = canvasRef.current
 		const file = canvas ? await canvasPng(canvas) : null
+		if (started !== generation.current) {
+			// Drawn on or cleared while the PNG was made: the newer state is sent (or nothing).
+			return
+		}
 		if (!file || !upload) {
 			setStatus('failed')
 			return
