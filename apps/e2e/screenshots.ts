@@ -384,10 +384,11 @@ try {
 			prepare: async (page) => {
 				await page.getByRole('button', { name: 'New form' }).first().click()
 				const dialog = page.getByRole('dialog', { name: 'New form' })
+				await dialog.getByRole('radio', { name: /Use an existing database/ }).check()
 				await dialog.getByRole('combobox', { name: 'Database' }).click()
 				await page.getByRole('option', { name: /^Projects/ }).click()
 				await dialog.getByRole('textbox', { name: 'Name' }).fill('Project intake')
-				await dialog.getByRole('button', { name: 'Create form' }).click()
+				await dialog.getByRole('button', { name: /^Start from scratch/ }).click()
 				await builderOf('Project intake', 'Brief')(page)
 				// The "created" toast would cover the preview.
 				await page.locator('[data-sonner-toast]').getByRole('button', { name: /close/i }).click()

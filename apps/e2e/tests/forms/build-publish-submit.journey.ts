@@ -60,10 +60,11 @@ test('a form on a database: built, published, filled in by a visitor, delivered 
 	await page.goto('/forms')
 	await page.getByRole('button', { name: 'New form' }).first().click()
 	const dialog = page.getByRole('dialog', { name: 'New form' })
+	await dialog.getByRole('radio', { name: /Use an existing database/ }).check()
 	await dialog.getByRole('combobox', { name: 'Database' }).click()
 	await page.getByRole('option', { name: 'Enquiries' }).click()
 	await dialog.getByRole('textbox', { name: 'Name' }).fill('Contact us')
-	await dialog.getByRole('button', { name: 'Create form' }).click()
+	await dialog.getByRole('button', { name: /^Start from scratch/ }).click()
 	await page.waitForURL(/\/forms\/[^/]+\/edit$/)
 	const formId = /\/forms\/([^/]+)\/edit$/.exec(new URL(page.url()).pathname)?.[1] ?? ''
 	const fields = page.getByRole('list', { name: 'Fields' })

@@ -19,10 +19,11 @@ test('a new form on the sample Projects has no relation or people field until th
 	await page.goto('/forms')
 	await page.getByRole('button', { name: 'New form' }).first().click()
 	const dialog = page.getByRole('dialog', { name: 'New form' })
+	await dialog.getByRole('radio', { name: /Use an existing database/ }).check()
 	await dialog.getByRole('combobox', { name: 'Database' }).click()
 	await page.getByRole('option', { name: /^Projects/ }).click()
 	await dialog.getByRole('textbox', { name: 'Name' }).fill('Project brief')
-	await dialog.getByRole('button', { name: 'Create form' }).click()
+	await dialog.getByRole('button', { name: /^Start from scratch/ }).click()
 	await page.waitForURL(/\/forms\/[^/]+\/edit$/)
 	const formId = /\/forms\/([^/]+)\/edit$/.exec(new URL(page.url()).pathname)?.[1] ?? ''
 

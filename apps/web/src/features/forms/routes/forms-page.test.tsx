@@ -65,9 +65,6 @@ describe('the forms list', () => {
 		await user.click(await screen.findByRole('button', { name: 'New form' }))
 		const dialog = await screen.findByRole('dialog', { name: 'New form' })
 		await user.click(within(dialog).getByRole('radio', { name: /Use an existing database/ }))
-		// Without a database picked, nothing is sent and the picker says why.
-		await user.click(within(dialog).getByRole('button', { name: /^Start from scratch/ }))
-		expect(await within(dialog).findByText('Pick the database the answers go into.')).toBeInTheDocument()
 		await user.click(await within(dialog).findByRole('combobox', { name: 'Database' }))
 		await user.click(await screen.findByRole('option', { name: 'Leads' }))
 		await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Enquiries')
@@ -105,6 +102,27 @@ describe('the forms list', () => {
 			databaseId: 'db1',
 			template: 'bug_report',
 		})
+	})
+
+	test('with an existing database asked for but none picked, nothing is sent and the picker says why', async () => {
+		const api = mockApi(({ path }) => {
+			if (path === '/dashboard/forms') {
+				return json([])
+			}
+			if (path === '/dashboard/workspaces') {
+				return json([workspace])
+			}
+			if (path === '/dashboard/local/databases') {
+				return json([database])
+			}
+			return undefined
+		})
+		const { user } = renderPage(FormsPage, '/forms', '/forms')
+		await user.click(await screen.findByRole('radio', { name: /Use an existing database/ }))
+		await screen.findByRole('combobox', { name: 'Database' })
+		await user.click(screen.getByRole('button', { name: /^Start from scratch/ }))
+		expect(await screen.findByText('Pick the database the answers go into.')).toBeInTheDocument()
+		expect(api.calls.some((call) => call.method === 'POST')).toBe(false)
 	})
 
 	test('without databases, an existing one cannot be picked: the user is sent to make the sample workspace', async () => {

@@ -22,7 +22,7 @@ export function FormsPage() {
 			<ListPageHeader
 				title="Forms"
 				description="Forms that write every answer into your databases."
-				action={forms.data?.length ? <NewFormDialog /> : null}
+				action={forms.data ? <NewFormDialog /> : null}
 			/>
 			{forms.isPending ? (
 				<SkeletonGroup label="Loading forms…">
