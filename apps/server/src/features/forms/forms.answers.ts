@@ -10,6 +10,7 @@ import { AppError } from '#src/lib/errors.ts'
 import { validateRowValues } from '#src/workspaces/values.ts'
 import { workspaceRows } from '#src/workspaces/workspaces.schema.ts'
 import { checkUnbound, InvalidAnswer, isEmptyAnswer, normaliseAnswer, propertyValueOf } from './forms.answers-kinds.ts'
+import { idsOutsideScope } from './forms.choices.ts'
 import { answerBlobIds, resolveAnswerFiles } from './forms.files.ts'
 
 // The server's check of a form's answers: the browser's checks are a convenience, this is the
@@ -69,6 +70,9 @@ async function checkReferences(
 		}
 		if (known && wanted.some((id) => !known.includes(id))) {
 			errors.push({ field: `answers.${field.id}`, message: `"${field.label}" has a choice that does not exist.` })
+		} else if (await idsOutsideScope(db, orgId, field, property, wanted)) {
+			// A choice the question's scope never listed (forms.choices.ts): made up, not picked.
+			errors.push({ field: `answers.${field.id}`, message: `"${field.label}" has a choice this form does not offer.` })
 		}
 	}
 }
