@@ -1,7 +1,7 @@
 import { formatBytes } from '@blocksmith/contracts/form-files.ts'
 import { isContentKind } from '@blocksmith/contracts/form-kinds.ts'
 import type { Form, FormField, SubmissionDetail } from '@blocksmith/contracts/forms.ts'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { hashKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Download, ExternalLink, Paperclip, RotateCcw, Trash2 } from 'lucide-react'
 import { type ReactNode, useId, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
@@ -415,13 +415,18 @@ function DeleteSubmission({ form, submission, backTo }: { form: Form; submission
 	const remove = useMutation({
 		mutationFn: deleteSubmission,
 		onSuccess: async (_result, input) => {
-			queryClient.removeQueries({ queryKey: submissionDetailQuery(form.id, submission.id).queryKey })
+			toast.success(input.deleteRow ? 'The answer is deleted; its row follows shortly.' : 'The answer is deleted.')
+			const deleted = submissionDetailQuery(form.id, submission.id).queryKey
+			await navigate(backTo)
+			// The lists and the form's count, not the answer just deleted: this page may still be
+			// mounted for a moment, and asking for the answer again would only meet a 404.
 			await Promise.all([
-				queryClient.invalidateQueries({ queryKey: formKeys.submissions(form.id) }),
+				queryClient.invalidateQueries({
+					queryKey: formKeys.submissions(form.id),
+					predicate: (query) => query.queryHash !== hashKey(deleted),
+				}),
 				queryClient.invalidateQueries({ queryKey: formKeys.detail(form.id) }),
 			])
-			toast.success(input.deleteRow ? 'The answer is deleted; its row follows shortly.' : 'The answer is deleted.')
-			await navigate(backTo)
 		},
 		onError: (error) => toast.error(errorMessage(error)),
 	})
