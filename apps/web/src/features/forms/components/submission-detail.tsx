@@ -373,7 +373,11 @@ function AttemptList({ label, attempts }: { label: string; attempts: Attempt[] }
 
 function Webhooks({ submission }: { submission: SubmissionDetail }) {
 	const canSee = useIsOwnerOrAdmin()
-	if (canSee === false) {
+	if (canSee === undefined) {
+		// The role is still loading: saying "no webhook" now could be untrue for an owner.
+		return null
+	}
+	if (!canSee) {
 		return (
 			<p className="text-muted-foreground text-sm">
 				Webhook deliveries show to owners and admins only: a webhook’s address is often a secret.
