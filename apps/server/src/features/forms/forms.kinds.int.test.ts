@@ -164,6 +164,18 @@ describe('newer question kinds', () => {
 		])
 		expect((await t.request('GET', `/dashboard/active_storage/blobs/${extra.blobId}`, { token })).status).toBe(200)
 
+		// The CSV reads each answer as people would write it, with no column for content.
+		const csv = await t.request('GET', `/dashboard/forms/${form.id}/submissions/export.csv`, { token })
+		const [header, line] = String(csv.body)
+			.replace(/^\uFEFF/, '')
+			.trim()
+			.split(/\r?\n/)
+		expect(header).toContain('Referral')
+		expect(header).not.toContain('About us')
+		for (const text of ['4/5', '14 pts', '1. Beta, 2. Alpha, 3. Gamma', 'Quality: Good; Price: Bad', 'A friend']) {
+			expect(line).toContain(text)
+		}
+
 		// The members' mail reads every question the same way, bound or not, and no content.
 		const mail = await t.waitForMail(email, /New answer/)
 		expect(mail.text).toContain('Stars: 4/5')
