@@ -1,5 +1,5 @@
-import type { PublicForm } from '@blocksmith/contracts/forms.ts'
-import type { WorkspaceUser } from '@blocksmith/contracts/workspaces.ts'
+import { type ChoiceScope, type PublicForm, searchOnlyChoices } from '@blocksmith/contracts/forms.ts'
+import type { Row, WorkspaceUser } from '@blocksmith/contracts/workspaces.ts'
 import { CircleSlash } from 'lucide-react'
 import { useCallback, useRef } from 'react'
 import { api } from '#src/lib/api-client.ts'
@@ -10,16 +10,34 @@ import { ThemeRoot } from './theme-root.tsx'
 type FormPreviewProps = {
 	form: PublicForm
 	workspaceId: string
+	/** Each relation or people field's "Choices visitors may see", which the public form never carries. */
+	scopes?: Readonly<Record<string, ChoiceScope>>
+}
+
+/** The choices a scope lets through, as the public reads give them (search only: 10 after two letters). */
+function scoped<T extends { id: string }>(choices: T[], scope: ChoiceScope | undefined, search: string): T[] {
+	if (scope?.mode === 'subset') {
+		const allowed = new Set(scope.ids)
+		return choices.filter((choice) => allowed.has(choice.id))
+	}
+	if (scope?.mode === 'search') {
+		return search.trim().length < searchOnlyChoices.minChars ? [] : choices.slice(0, searchOnlyChoices.maxResults)
+	}
+	return choices
 }
 
 /**
  * The draft as visitors will see it, to try out: nothing is sent. People and linked rows come
  * from the dashboard's own reads (the public ones answer only for a published form).
  */
-export function FormPreview({ form, workspaceId }: FormPreviewProps) {
+export function FormPreview({ form, workspaceId, scopes = {} }: FormPreviewProps) {
 	const people = useRef<Promise<WorkspaceUser[]> | null>(null)
+	// Read through a ref, so that the loader keeps its identity; the view restarts when a scope changes.
+	const scopesRef = useRef(scopes)
+	scopesRef.current = scopes
 	const loadChoices = useCallback<LoadChoices>(
 		async (field, search) => {
+			const scope = scopesRef.current[field.id]
 			if (field.kind === 'people') {
 				people.current ??= api<WorkspaceUser[]>(`/dashboard/${form.tool}/users`, { query: { workspaceId } }).catch(
 					(error: unknown) => {
@@ -28,23 +46,45 @@ export function FormPreview({ form, workspaceId }: FormPreviewProps) {
 					},
 				)
 				const needle = search.trim().toLowerCase()
-				return (await people.current)
+				const everyone = (await people.current)
 					.filter((user) => user.type === 'person' && (!needle || user.name.toLowerCase().includes(needle)))
 					.map((user) => ({ id: user.id, label: user.name }))
+				return scoped(everyone, scope, search)
 			}
 			if (!field.relationDatabaseId) {
 				return []
 			}
 			// A relation holds the rows' workspace ids (Notion page ids), as the public choices do.
-			const rows = await searchRows({ tool: form.tool, databaseId: field.relationDatabaseId, search })
-			return rows.map((row) => ({ id: row.externalId, label: row.title || 'Untitled' }))
+			const rows =
+				scope?.mode === 'filter'
+					? (
+							await api<{ rows: Row[] }>(
+								`/dashboard/${form.tool}/databases/${encodeURIComponent(field.relationDatabaseId)}/rows`,
+								{
+									query: { limit: 20, search: search.trim() || undefined, filter: JSON.stringify(scope.filters) },
+								},
+							)
+						).rows
+					: await searchRows({ tool: form.tool, databaseId: field.relationDatabaseId, search })
+			return scoped(
+				rows.map((row) => ({ id: row.externalId, label: row.title || 'Untitled' })),
+				scope,
+				search,
+			)
 		},
 		[form.tool, workspaceId],
 	)
 	// What a visitor has typed into the preview resets when the fields' set, kinds or defaults
 	// change; wording edits show at once without losing it.
 	const structure = JSON.stringify(
-		(form.fields ?? []).map((field) => [field.id, field.kind, field.includeTime, field.defaultValue]),
+		(form.fields ?? []).map((field) => [
+			field.id,
+			field.kind,
+			field.includeTime,
+			field.defaultValue,
+			// A changed scope changes the choices offered: they load again.
+			scopes[field.id] ?? null,
+		]),
 	)
 	const { theme } = form
 	// Closed, the page shows only the closed message; the preview still shows the fields to edit

@@ -344,7 +344,13 @@ function FormBuilder({ form }: { form: Form }) {
 						</TabsContent>
 					</Tabs>
 				}
-				preview={<FormPreview form={preview} workspaceId={form.workspaceId} />}
+				preview={
+					<FormPreview
+						form={preview}
+						workspaceId={form.workspaceId}
+						scopes={Object.fromEntries(draft.fields.map((field) => [field.id, field.choiceScope]))}
+					/>
+				}
 			/>
 
 			<LeaveWithoutSavingDialog blocker={blocker} noun="form" />

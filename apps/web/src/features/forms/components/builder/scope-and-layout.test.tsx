@@ -76,6 +76,11 @@ describe('choices visitors may see', () => {
 		expect(server.patches).toHaveLength(0)
 		await user.click(await within(offered).findByRole('checkbox', { name: 'Alan Turing' }))
 
+		// The preview offers what visitors will get: only the chosen person.
+		const preview = screen.getByRole('group', { name: /^Account manager/ })
+		expect(await within(preview).findByRole('checkbox', { name: 'Alan Turing' })).toBeInTheDocument()
+		expect(within(preview).queryByRole('checkbox', { name: 'Ada Lovelace' })).not.toBeInTheDocument()
+
 		const patch = await saveAndGetPatch(server, user)
 		expect(patch.fields?.[1]?.choiceScope).toEqual({ mode: 'subset', ids: ['ext-r2'] })
 		expect(patch.fields?.[2]?.choiceScope).toEqual({ mode: 'subset', ids: ['u2'] })
