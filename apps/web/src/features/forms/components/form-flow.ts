@@ -1,13 +1,7 @@
 import { isContent } from '@blocksmith/contracts/form-pages.ts'
-import {
-	evaluateForm,
-	type FormEvaluation,
-	formPages,
-	type LogicRule,
-	nextPageId,
-	type PageOfForm,
-} from '@blocksmith/contracts/form-rules.ts'
+import type { FormEvaluation, LogicRule, PageOfForm } from '@blocksmith/contracts/form-rules.ts'
 import type { FormLayout, PublicField } from '@blocksmith/contracts/forms.ts'
+import type { Engine } from './form-engine.ts'
 
 // How the public form moves: the screens a visitor sees (a page at a time, or one question at a
 // time), where Next and Back go, and how far along they are. Pure, worked out again from the
@@ -79,11 +73,13 @@ function questionScreens(page: PageOfForm, items: PublicField[]): Screen[] {
 }
 
 export function buildFlow(
+	engine: Engine,
 	fields: PublicField[],
 	rules: LogicRule[],
 	answers: Record<string, unknown>,
 	display: FormLayout['display'],
 ): Flow {
+	const { evaluateForm, formPages, nextPageId } = engine
 	const evaluation = evaluateForm(fields, rules, answers)
 	const pages = formPages(fields)
 	const byId = new Map(fields.map((field) => [field.id, field]))

@@ -37,6 +37,8 @@ export type FormScreenProps = {
 	/** One at a time: the keys that answer the question. */
 	hint: string | null
 	isOneAtATime: boolean
+	/** The keys of one question at a time work (they load apart): "or press Enter" shows. */
+	hasKeys: boolean
 	honeypot: { id: string; value: string; onChange: (value: string) => void }
 	invalidFields: { fieldId: string; label: string; controlId: string; message: string }[]
 	formError: { message: string; onRetry: (() => void) | null } | null
@@ -135,7 +137,7 @@ export function FormScreen(props: FormScreenProps) {
 						{isSubmitting ? <Spinner /> : null}
 						{isSubmitting ? 'Sending…' : props.isLast ? props.submitLabel : isOneAtATime ? 'OK' : 'Next'}
 					</button>
-					{isOneAtATime && !isSubmitting ? (
+					{props.hasKeys && !isSubmitting ? (
 						<span aria-hidden="true" className="text-[13px] text-muted-foreground">
 							or press <kbd className="font-sans font-medium">Enter ↵</kbd>
 						</span>

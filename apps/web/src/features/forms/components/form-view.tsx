@@ -1,8 +1,7 @@
 import { isContent } from '@blocksmith/contracts/form-pages.ts'
-import { visibleAnswers } from '@blocksmith/contracts/form-rules.ts'
 import { fillPlaceholders } from '@blocksmith/contracts/form-thanks.ts'
 import type { PublicField, PublicForm } from '@blocksmith/contracts/forms.ts'
-import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react'
+import { type FormEvent, lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { sendViewEvent } from '../public/public-api.ts'
 import { createReachReporter } from '../public/reach.ts'
 import { ContentBlock, fieldComponent } from './fields/field-component.tsx'
@@ -15,20 +14,21 @@ import {
 } from './fields/field-values.ts'
 import type { LoadChoices } from './fields/reference-field.tsx'
 import { newIdempotencyKey, portalIdentityFromUrl, startingState, writeDraft } from './form-draft.ts'
+import { type Engine, needsEngine, useEngine } from './form-engine.ts'
 import { buildFlow, progressOf, resolveTrail, type Screen } from './form-flow.ts'
 import { useBusyFields, useChoiceLoader, useUploaders } from './form-loaders.ts'
-import { Confirmation, FormCard, FormNotice, primaryButtonClasses } from './form-parts.tsx'
+import { FormCard, FormNotice, primaryButtonClasses } from './form-parts.tsx'
 import { FormScreen } from './form-screen.tsx'
-import {
-	type FormAnswers,
-	type FormSubmitOutcome,
-	failureOf,
-	passwordMessage,
-	type RenderToken,
-	sendLive,
-	type Unavailable,
-} from './form-submit.ts'
-import { handleScreenKey, keyHint } from './one-at-a-time.tsx'
+import type { FormAnswers, FormSubmitOutcome, RenderToken, Unavailable } from './form-submit.ts'
+
+// Sending (with its retries and messages) and the keys of one question at a time load apart from
+// the page, which has a budget of 100 KB: sending once the visitor starts answering, the keys only
+// for forms shown one question at a time.
+const loadSending = () =>
+	Promise.all([import('./form-submit.ts'), import('./form-confirmation.tsx')]).then(([sending]) => sending)
+type Sending = Awaited<ReturnType<typeof loadSending>>
+const Confirmation = lazy(() => import('./form-confirmation.tsx').then((m) => ({ default: m.Confirmation })))
+type Keys = typeof import('./one-at-a-time.tsx')
 
 export type { FormAnswers, FormSubmitOutcome, LoadChoices }
 export { FormCard, FormNotice, primaryButtonClasses }
@@ -57,6 +57,9 @@ export type FormViewProps = {
 	headingLevel?: 1 | 2
 }
 
+const connectionLost =
+	"We couldn't send your answers. Check your connection and try again. Your answers are kept on this device."
+
 type Phase =
 	| { name: 'filling' }
 	| { name: 'submitting'; progress: string | null }
@@ -69,7 +72,33 @@ type Phase =
  * field errors shown beside the fields, and (live) a submit that survives a flaky connection
  * without losing answers or counting twice.
  */
-export function FormView({
+export function FormView(props: FormViewProps) {
+	const { form } = props
+	const isOpen = form.acceptingResponses && form.fields !== null
+	const { engine, failed, retry } = useEngine(isOpen && needsEngine(form.fields ?? [], form.logic ?? []))
+	if (engine) {
+		return <FormFill {...props} engine={engine} />
+	}
+	return (
+		<FormCard>
+			<div role="status" className="grid justify-items-center gap-3 py-8 text-center text-muted-foreground text-sm">
+				{failed ? (
+					<>
+						<p>The form couldn't be loaded. Check your connection and try again.</p>
+						<button type="button" className={primaryButtonClasses} onClick={retry}>
+							Try again
+						</button>
+					</>
+				) : (
+					<p>Loading the form…</p>
+				)}
+			</div>
+		</FormCard>
+	)
+}
+
+function FormFill({
+	engine,
 	form,
 	mode,
 	onSubmit,
@@ -77,7 +106,7 @@ export function FormView({
 	unlockToken = null,
 	onPasswordRequired,
 	headingLevel = 1,
-}: FormViewProps) {
+}: FormViewProps & { engine: Engine }) {
 	const isLive = mode === 'live'
 	const display = form.layout?.display ?? 'classic'
 	const isOneAtATime = display === 'one_at_a_time'
@@ -105,7 +134,6 @@ export function FormView({
 	const renderToken = useRef<RenderToken>({ token: form.renderToken, receivedAt: Date.now() })
 	const isViewSent = useRef(false)
 	const isStartSent = useRef(false)
-	const confirmationRef = useRef<HTMLDivElement>(null)
 	const titleRef = useRef<HTMLHeadingElement>(null)
 	const pageHeadingRef = useRef<HTMLHeadingElement>(null)
 	const screenRef = useRef<HTMLFormElement>(null)
@@ -114,11 +142,30 @@ export function FormView({
 
 	const isOpen = form.acceptingResponses && form.fields !== null
 
+	const [keys, setKeys] = useState<Keys | null>(null)
+	useEffect(() => {
+		if (!isOneAtATime) {
+			return
+		}
+		let isCurrent = true
+		import('./one-at-a-time.tsx').then(
+			(module) => isCurrent && setKeys(module),
+			// Without them the buttons still move: the form works, only slower to use.
+			() => {},
+		)
+		return () => {
+			isCurrent = false
+		}
+	}, [isOneAtATime])
+
 	// Which fields show, which are required and which pages the path takes, worked out again on
 	// every change by the same rules the server checks the answers with.
 	const rules = useMemo(() => form.logic ?? [], [form.logic])
 	const answersNow = useMemo(() => currentAnswers(questions, values), [questions, values])
-	const flow = useMemo(() => buildFlow(fields, rules, answersNow, display), [fields, rules, answersNow, display])
+	const flow = useMemo(
+		() => buildFlow(engine, fields, rules, answersNow, display),
+		[engine, fields, rules, answersNow, display],
+	)
 	const trail = useMemo(() => resolveTrail(flow, trailIds), [flow, trailIds])
 	const screen = trail.at(-1) ?? flow.first
 	const next = useMemo(() => flow.next(screen), [flow, screen])
@@ -192,12 +239,6 @@ export function FormView({
 		}
 	}, [isLive, form.id, questions, values, idempotencyKey, phase.name, start.prefilled, savedTrail])
 
-	useEffect(() => {
-		if (phase.name === 'done') {
-			confirmationRef.current?.focus()
-		}
-	}, [phase.name])
-
 	// After a move: the new screen's heading (classic) or its question (one at a time) takes the focus.
 	// biome-ignore lint/correctness/useExhaustiveDependencies: runs when the screen changes, reading the refs then
 	useEffect(() => {
@@ -240,6 +281,10 @@ export function FormView({
 			return rest
 		})
 		reporter?.reach(fieldId)
+		if (!isStartSent.current) {
+			// Fetched now, so that a connection lost later still finds it for the retries.
+			void loadSending().catch(() => {})
+		}
 		if (isLive && !isStartSent.current) {
 			isStartSent.current = true
 			sendViewEvent(form.id, 'start')
@@ -325,15 +370,23 @@ export function FormView({
 			...checked.answers,
 		}
 		// Drops what the path skips and puts in the calculated values, as the server will.
-		const answers = visibleAnswers(fields, rules, withHidden)
+		const answers = engine.visibleAnswers(fields, rules, withHidden)
 		setErrors({})
 		setPhase({ name: 'submitting', progress: null })
+		let sending: Sending
+		try {
+			sending = await loadSending()
+		} catch {
+			setPhase({ name: 'filling' })
+			setFormError({ message: connectionLost, canRetry: true })
+			return
+		}
 		try {
 			let outcome: FormSubmitOutcome
 			if (onSubmit) {
 				outcome = await onSubmit(answers)
 			} else if (isLive) {
-				outcome = await sendLive({
+				outcome = await sending.sendLive({
 					form,
 					answers,
 					idempotencyKey,
@@ -367,7 +420,7 @@ export function FormView({
 			}
 		} catch (error) {
 			setPhase({ name: 'filling' })
-			const failure = failureOf(error, form.pageTitle || form.name)
+			const failure = sending.failureOf(error, form.pageTitle || form.name)
 			if (failure.kind === 'notice') {
 				if (failure.forgetDraft) {
 					writeDraft(form.id, null)
@@ -377,7 +430,7 @@ export function FormView({
 				if (onPasswordRequired) {
 					onPasswordRequired()
 				} else {
-					setFormError({ message: passwordMessage(error), canRetry: false })
+					setFormError({ message: sending.passwordMessage(error), canRetry: false })
 				}
 			} else {
 				setFormError({ message: failure.message, canRetry: failure.canRetry })
@@ -421,14 +474,15 @@ export function FormView({
 	}
 	if (phase.name === 'done') {
 		return (
-			<Confirmation
-				title={title}
-				message={phase.message}
-				headingLevel={headingLevel}
-				isPreview={!isLive}
-				messageRef={confirmationRef}
-				onStartAgain={startAgain}
-			/>
+			<Suspense fallback={<FormCard>{null}</FormCard>}>
+				<Confirmation
+					title={title}
+					message={phase.message}
+					headingLevel={headingLevel}
+					isPreview={!isLive}
+					onStartAgain={startAgain}
+				/>
+			</Suspense>
 		)
 	}
 
@@ -481,7 +535,8 @@ export function FormView({
 			pageTitle={pageTitle}
 			items={screenFields}
 			renderItem={renderItem}
-			hint={isOneAtATime ? keyHint(question) : null}
+			hint={keys?.keyHint(question) ?? null}
+			hasKeys={keys !== null}
 			isOneAtATime={isOneAtATime}
 			honeypot={{ id: `${baseId}-website`, value: honeypot, onChange: setHoneypot }}
 			invalidFields={screenQuestions
@@ -502,9 +557,9 @@ export function FormView({
 			submittingProgress={phase.name === 'submitting' ? phase.progress : null}
 			onSubmit={submit}
 			onKeyDown={
-				isOneAtATime
+				keys
 					? (event) =>
-							handleScreenKey(event, {
+							keys.handleScreenKey(event, {
 								question,
 								value: question ? values[question.id] : undefined,
 								onChange: (value) => question && change(question.id, value),

@@ -129,7 +129,8 @@ describe('the public form page', () => {
 			return json(202, {})
 		})
 		const { user, unmount } = renderWithUser(<FormPage idOrSlug="f1" initial={{ form: lockedForm }} />)
-		const password = screen.getByLabelText('Password')
+		// The password screen loads with the forms that have one.
+		const password = await screen.findByLabelText('Password')
 		expect(password).toHaveAttribute('type', 'password')
 		expect(screen.queryByLabelText('Your name')).not.toBeInTheDocument()
 
@@ -165,7 +166,7 @@ describe('the public form page', () => {
 		)
 		const calls = mockFetch(() => json(202, {}))
 		render(<FormPage idOrSlug="f1" initial={{ form: lockedForm }} />)
-		expect(screen.getByLabelText('Password')).toBeInTheDocument()
+		expect(await screen.findByLabelText('Password')).toBeInTheDocument()
 		expect(calls).toHaveLength(0)
 	})
 

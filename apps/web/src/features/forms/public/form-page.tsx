@@ -1,11 +1,14 @@
 import type { PublicForm } from '@blocksmith/contracts/forms.ts'
-import { type FormEvent, type ReactNode, useCallback, useEffect, useId, useState } from 'react'
-import { controlClasses } from '#src/components/ui/control-classes.ts'
-import { FormCard, FormNotice, primaryButtonClasses } from '../components/form-parts.tsx'
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useState } from 'react'
+import { FormCard, FormNotice } from '../components/form-parts.tsx'
 import { FormView } from '../components/form-view.tsx'
 import { ThemeRoot } from '../components/theme-root.tsx'
 import { isEmbedded } from './embedded.ts'
-import { fetchPublicForm, PublicApiError, unlockPublicForm } from './public-api.ts'
+import { fetchPublicForm, PublicApiError } from './public-api.ts'
+import { readUnlock, writeUnlock } from './unlock-storage.ts'
+
+// Only password-protected forms ask for one: the screen loads with them.
+const PasswordScreen = lazy(() => import('./password-screen.tsx').then((m) => ({ default: m.PasswordScreen })))
 
 // The public page of a published form (/forms/{id}): the server writes the page data into the
 // HTML; without it (Vite's dev server, a client-side navigation) it is fetched. Around the form:
@@ -46,41 +49,6 @@ export function readPageData(doc: Document = document): FormPageData | null {
 	return null
 }
 
-// The unlock token lasts as long as the tab (sessionStorage): a reload stays unlocked until it
-// expires, a new visit asks again.
-const unlockKeyPrefix = 'blocksmith.form-unlock.'
-
-function readUnlock(formId: string): string | null {
-	try {
-		const saved = JSON.parse(window.sessionStorage.getItem(unlockKeyPrefix + formId) ?? 'null') as {
-			token?: unknown
-			expiresAt?: unknown
-		} | null
-		if (
-			typeof saved?.token === 'string' &&
-			typeof saved.expiresAt === 'string' &&
-			Date.parse(saved.expiresAt) > Date.now()
-		) {
-			return saved.token
-		}
-	} catch {
-		// Storage blocked or damaged: the password is asked again.
-	}
-	return null
-}
-
-function writeUnlock(formId: string, unlock: { token: string; expiresAt: string } | null): void {
-	try {
-		if (unlock) {
-			window.sessionStorage.setItem(unlockKeyPrefix + formId, JSON.stringify(unlock))
-		} else {
-			window.sessionStorage.removeItem(unlockKeyPrefix + formId)
-		}
-	} catch {
-		// As above.
-	}
-}
-
 function needsPassword(form: PublicForm): boolean {
 	return form.acceptingResponses && form.passwordRequired && form.fields === null
 }
@@ -116,92 +84,6 @@ function errorNotice(status: number, code: string, detail: string | undefined) {
 		title: "This form couldn't be loaded",
 		message: detail || 'Something went wrong. Reload the page to try again.',
 	}
-}
-
-function PasswordScreen({
-	form,
-	message,
-	onUnlocked,
-}: {
-	form: PublicForm
-	message: string | null
-	onUnlocked: (form: PublicForm, unlockToken: string) => void
-}) {
-	const id = useId()
-	const [password, setPassword] = useState('')
-	const [error, setError] = useState<string | null>(null)
-	const [isBusy, setIsBusy] = useState(false)
-
-	const unlock = async (event: FormEvent) => {
-		event.preventDefault()
-		if (!password) {
-			setError('Enter the password.')
-			document.getElementById(id)?.focus()
-			return
-		}
-		setIsBusy(true)
-		setError(null)
-		try {
-			const result = await unlockPublicForm(form.id, password)
-			writeUnlock(form.id, { token: result.unlockToken, expiresAt: result.expiresAt })
-			onUnlocked(result.form, result.unlockToken)
-		} catch (caught) {
-			setIsBusy(false)
-			if (caught instanceof PublicApiError && caught.status === 429) {
-				const wait = caught.retryAfterSeconds ? `${Math.ceil(caught.retryAfterSeconds / 60)} minutes` : 'a while'
-				setError(`Too many tries. Try again in ${wait}.`)
-			} else if (caught instanceof PublicApiError && caught.status !== 0 && caught.status < 500) {
-				setError(caught.fieldErrors.find((item) => item.field === 'password')?.message ?? caught.detail)
-			} else {
-				setError("Couldn't check the password. Check your connection and try again.")
-			}
-			document.getElementById(id)?.focus()
-		}
-	}
-
-	return (
-		<FormCard>
-			<form noValidate onSubmit={unlock} className="grid gap-5">
-				<div className="grid gap-1.5">
-					{/* The size of the form's own title, which replaces it once the password is right. */}
-					<h1 className="font-semibold text-foreground text-xl tracking-tight sm:text-2xl">
-						{form.pageTitle || form.name}
-					</h1>
-					<p className="text-muted-foreground text-sm">
-						{message ?? 'This form is password-protected. Enter the password you were given to open it.'}
-					</p>
-				</div>
-				<div className="grid gap-2">
-					<label htmlFor={id} className="font-medium text-foreground text-sm">
-						Password
-					</label>
-					<input
-						id={id}
-						type="password"
-						autoComplete="current-password"
-						value={password}
-						aria-invalid={error ? true : undefined}
-						aria-describedby={error ? `${id}-error` : undefined}
-						className={`${controlClasses} h-10 py-1 sm:h-9 pointer-coarse:h-10`}
-						onChange={(event) => setPassword(event.target.value)}
-					/>
-					{error ? (
-						<p id={`${id}-error`} role="alert" className="text-[13px] text-error">
-							{error}
-						</p>
-					) : null}
-				</div>
-				<button
-					type="submit"
-					className={`${primaryButtonClasses} w-full sm:w-auto sm:justify-self-start`}
-					disabled={isBusy}
-					aria-busy={isBusy || undefined}
-				>
-					{isBusy ? 'Checking…' : 'Open the form'}
-				</button>
-			</form>
-		</FormCard>
-	)
 }
 
 function Footer() {
@@ -305,23 +187,28 @@ export function FormPage({ idOrSlug, initial = null }: { idOrSlug: string; initi
 		}
 	}, [openForm])
 
+	const loading = (
+		<FormCard>
+			<p role="status" className="py-8 text-center text-muted-foreground text-sm">
+				Loading the form…
+			</p>
+		</FormCard>
+	)
 	let content: ReactNode
 	switch (state.name) {
 		case 'loading':
 		case 'unlocking':
-			content = (
-				<FormCard>
-					<p role="status" className="py-8 text-center text-muted-foreground text-sm">
-						Loading the form…
-					</p>
-				</FormCard>
-			)
+			content = loading
 			break
 		case 'error':
 			content = <FormNotice {...errorNotice(state.status, state.code, state.detail)} />
 			break
 		case 'locked':
-			content = <PasswordScreen form={state.form} message={state.message} onUnlocked={onUnlocked} />
+			content = (
+				<Suspense fallback={loading}>
+					<PasswordScreen form={state.form} message={state.message} onUnlocked={onUnlocked} />
+				</Suspense>
+			)
 			break
 		case 'open':
 			content = (

@@ -50,6 +50,9 @@ function serve() {
 	})
 }
 
+/** Forms with pages load the rules engine apart: the first screen shows once it has arrived. */
+const formReady = () => screen.findByRole('button', { name: /^(Next|Send)$/ })
+
 const sentAnswers = (calls: Call[]) => calls.find((call) => call.path === '/api/submissions')?.body?.answers
 
 /** The steps reported as reached, in the order sent. */
@@ -80,6 +83,7 @@ describe('FormView, pages', () => {
 	it('checks only the current page on Next, then moves on with the focus on the new page heading', async () => {
 		const calls = serve()
 		const { user } = renderWithUser(<FormView form={pagedForm([])} mode="live" />)
+		await formReady()
 
 		expect(screen.queryByLabelText('Team size')).not.toBeInTheDocument()
 		expect(screen.queryByRole('button', { name: 'Back' })).not.toBeInTheDocument()
@@ -121,6 +125,7 @@ describe('FormView, pages', () => {
 	it('follows a jump to its page, goes Back along the path taken and sends nothing from skipped pages', async () => {
 		const calls = serve()
 		const { user } = renderWithUser(<FormView form={pagedForm()} mode="live" />)
+		await formReady()
 		await user.type(screen.getByLabelText(/Your name/), 'Ada')
 		await user.click(screen.getByRole('radio', { name: 'Pro' }))
 		expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuetext', 'Page 1 of 4')
@@ -151,6 +156,7 @@ describe('FormView, pages', () => {
 	it('sends from the page a jump to the end leaves', async () => {
 		const calls = serve()
 		const { user } = renderWithUser(<FormView form={pagedForm([jumpTo('end', 'Basic')])} mode="live" />)
+		await formReady()
 		await user.type(screen.getByLabelText(/Your name/), 'Ada')
 		expect(screen.getByRole('button', { name: 'Next' })).toBeInTheDocument()
 		await user.click(screen.getByRole('radio', { name: 'Basic' }))
@@ -165,6 +171,7 @@ describe('FormView, pages', () => {
 		renderWithUser(
 			<FormView form={pagedForm([], { layout: { display: 'classic', showProgress: false } })} mode="live" />,
 		)
+		await formReady()
 		expect(screen.queryByRole('progressbar')).not.toBeInTheDocument()
 		expect(screen.getByRole('button', { name: 'Next' })).toBeInTheDocument()
 	})
@@ -173,6 +180,7 @@ describe('FormView, pages', () => {
 		serve()
 		const form = pagedForm([])
 		const first = renderWithUser(<FormView form={form} mode="live" />)
+		await formReady()
 		await first.user.type(screen.getByLabelText(/Your name/), 'Ada')
 		await first.user.click(screen.getByRole('radio', { name: 'Pro' }))
 		await first.user.click(screen.getByRole('button', { name: 'Next' }))
@@ -181,6 +189,7 @@ describe('FormView, pages', () => {
 		first.unmount()
 
 		const { user } = renderWithUser(<FormView form={form} mode="live" />)
+		await formReady()
 		expect(screen.getByRole('heading', { name: 'Pro details' })).toBeInTheDocument()
 		expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '3')
 		expect(screen.getByText('Your answers from earlier are back.')).toBeInTheDocument()
@@ -207,6 +216,7 @@ describe('FormView, pages', () => {
 			}),
 		)
 		renderWithUser(<FormView form={pagedForm([])} mode="live" />)
+		await formReady()
 		expect(screen.getByLabelText(/Your name/)).toHaveValue('Ada')
 	})
 
@@ -217,6 +227,7 @@ describe('FormView, pages', () => {
 				: json(202, { accepted: 1 }),
 		)
 		const { user } = renderWithUser(<FormView form={pagedForm()} mode="live" />)
+		await formReady()
 		await user.type(screen.getByLabelText(/Your name/), 'Ada')
 		await user.click(screen.getByRole('radio', { name: 'Basic' }))
 		await user.click(screen.getByRole('button', { name: 'Next' }))
@@ -230,6 +241,7 @@ describe('FormView, drop-off beacons', () => {
 	it('reports each page opened and each question focused or answered once, with no answer in them', async () => {
 		serve()
 		const { user, unmount } = renderWithUser(<FormView form={pagedForm([])} mode="live" />)
+		await formReady()
 		await user.click(screen.getByLabelText(/Your name/))
 		await user.type(screen.getByLabelText(/Your name/), 'Ada')
 		await user.click(screen.getByRole('radio', { name: 'Pro' }))
@@ -247,6 +259,7 @@ describe('FormView, drop-off beacons', () => {
 	it('sends nothing from the preview', async () => {
 		const calls = mockFetch(() => json(500, {}))
 		const { user, unmount } = renderWithUser(<FormView form={pagedForm([])} mode="preview" />)
+		await formReady()
 		await user.type(screen.getByLabelText(/Your name/), 'Ada')
 		await user.click(screen.getByRole('radio', { name: 'Pro' }))
 		await user.click(screen.getByRole('button', { name: 'Next' }))

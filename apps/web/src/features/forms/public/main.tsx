@@ -1,9 +1,9 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { ThemeProvider } from '#src/components/ui/theme.tsx'
 import { installErrorBeacon } from '#src/lib/error-beacon.ts'
 import { reportHeightToEmbedder } from './embedded.ts'
 import { FormPage, readPageData } from './form-page.tsx'
+import { applyPageTheme } from './page-theme.ts'
 import './form.css'
 
 // The entry of form.html, the public form page. Only React, the page and small pieces: no
@@ -30,12 +30,10 @@ if (!root) {
 
 const initial = readPageData()
 // The author's choice of light or dark wins over the visitor's system (auto follows it).
-const mode = initial && 'form' in initial ? initial.form.theme.mode : 'auto'
+applyPageTheme(initial && 'form' in initial ? initial.form.theme.mode : 'auto')
 
 createRoot(root).render(
 	<StrictMode>
-		<ThemeProvider forcedTheme={mode === 'auto' ? undefined : mode}>
-			<FormPage idOrSlug={idFromPath(window.location.pathname)} initial={initial} />
-		</ThemeProvider>
+		<FormPage idOrSlug={idFromPath(window.location.pathname)} initial={initial} />
 	</StrictMode>,
 )

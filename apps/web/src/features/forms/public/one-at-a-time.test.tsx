@@ -59,6 +59,8 @@ describe('FormView, one question at a time', () => {
 			<FormView form={makeForm(questions, { layout: oneAtATime })} mode="live" />,
 		)
 
+		// The rules engine (the form has pages) and the keys load apart; the hint says when they work.
+		expect(await screen.findByText('Enter ↵')).toBeInTheDocument()
 		// The content before the first question shows with it; one question on screen.
 		expect(screen.getByText('A few questions.')).toBeInTheDocument()
 		expect(screen.getByLabelText(/Your name/)).toBeInTheDocument()
@@ -135,6 +137,7 @@ describe('FormView, one question at a time', () => {
 		serve()
 		const form = makeForm(questions, { layout: oneAtATime })
 		const first = renderWithUser(<FormView form={form} mode="live" />)
+		await screen.findByText('Enter ↵')
 		await first.user.tab()
 		await first.user.keyboard('Abba{ArrowUp}{ArrowDown}')
 		expect(screen.getByLabelText(/Your name/)).toHaveValue('Abba')
@@ -142,7 +145,7 @@ describe('FormView, one question at a time', () => {
 		first.unmount()
 
 		const { user } = renderWithUser(<FormView form={form} mode="live" />)
-		expect(screen.getByRole('radio', { name: 'Basic' })).toBeChecked()
+		expect(await screen.findByRole('radio', { name: 'Basic' })).toBeChecked()
 		expect(progressText()).toBe('Question 2 of 5')
 		await user.click(screen.getByRole('button', { name: 'Back' }))
 		expect(screen.getByLabelText(/Your name/)).toHaveValue('Abba')
