@@ -3,8 +3,6 @@ import { lazy, type ReactNode, Suspense } from 'react'
 import { CalculatedField } from './calculated-field.tsx'
 import { CheckboxField, MultiChoiceField, SingleChoiceField } from './choice-field.tsx'
 import type { FieldProps } from './field-frame.tsx'
-import { MatrixField } from './matrix-field.tsx'
-import { RankingField } from './ranking-field.tsx'
 import { RatingField } from './rating-field.tsx'
 import { type LoadChoices, ReferenceField } from './reference-field.tsx'
 import { ScaleField } from './scale-field.tsx'
@@ -19,6 +17,16 @@ import { TextField } from './text-field.tsx'
 const FilesField = lazy(() => import('./files-field.tsx').then((m) => ({ default: m.FilesField })))
 // The signature pad library and the canvas code: only forms that ask for a signature load them.
 const SignatureField = lazy(() => import('./signature-field.tsx').then((m) => ({ default: m.SignatureField })))
+// The two largest of the new kinds (a table that stacks, a list ordered by buttons, keys and drag):
+// about 3 KB the public page's first load (budget 100 KB, nearly used) need not carry for forms
+// without them. Rating, scale and NPS are smaller than a chunk's own cost and stay in.
+const MatrixField = lazy(() => import('./matrix-field.tsx').then((m) => ({ default: m.MatrixField })))
+const RankingField = lazy(() => import('./ranking-field.tsx').then((m) => ({ default: m.RankingField })))
+
+/** Room held while a lazy field loads, so the page does not jump when it comes. */
+function Placeholder({ height }: { height: string }) {
+	return <div aria-hidden="true" className={`${height} rounded-md border border-input border-dashed`} />
+}
 
 /** The question's component; null for content (see ContentBlock). */
 export function fieldComponent(field: PublicField, props: FieldProps, loadChoices: LoadChoices | undefined): ReactNode {
@@ -35,7 +43,7 @@ export function fieldComponent(field: PublicField, props: FieldProps, loadChoice
 			return <ReferenceField {...props} loadChoices={loadChoices} />
 		case 'files':
 			return (
-				<Suspense fallback={<div className="h-24 rounded-md border border-input border-dashed" />}>
+				<Suspense fallback={<Placeholder height="h-24" />}>
 					<FilesField {...props} />
 				</Suspense>
 			)
@@ -51,9 +59,17 @@ export function fieldComponent(field: PublicField, props: FieldProps, loadChoice
 		case 'nps':
 			return <ScaleField {...props} />
 		case 'ranking':
-			return <RankingField {...props} />
+			return (
+				<Suspense fallback={<Placeholder height="h-32" />}>
+					<RankingField {...props} />
+				</Suspense>
+			)
 		case 'matrix':
-			return <MatrixField {...props} />
+			return (
+				<Suspense fallback={<Placeholder height="h-40" />}>
+					<MatrixField {...props} />
+				</Suspense>
+			)
 		case 'calculated':
 			return <CalculatedField {...props} />
 		case 'short_text':

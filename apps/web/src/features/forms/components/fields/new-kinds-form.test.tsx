@@ -26,6 +26,9 @@ describe('the new kinds in a form', () => {
 		const onSubmit = vi.fn(async (): Promise<FormSubmitOutcome> => ({ status: 'submitted' }))
 		const { user } = renderWithUser(<FormView form={makeForm(fields)} mode="preview" onSubmit={onSubmit} />)
 		expect(screen.getByText('honestly').tagName).toBe('STRONG')
+		// Ranking and matrix come in their own chunks.
+		await screen.findByRole('table')
+		await screen.findByRole('button', { name: 'Move Speed up (position 2 of 2)' })
 		await user.click(screen.getByRole('button', { name: 'Send' }))
 		expect(onSubmit).not.toHaveBeenCalled()
 		const alert = await screen.findByText(/Check these 4 answers/)
