@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { FieldKind } from './form-kinds.ts'
+import type { Calculation } from './form-rule-types.ts'
 import {
 	type Condition,
 	checkFormRules,
@@ -9,6 +10,9 @@ import {
 	visibleAnswers,
 } from './form-rules.ts'
 import type { CalculationStep, FormCalculation } from './forms.ts'
+
+// The schema's calculation is one the engine reads (form-rule-types.ts restates it to stay a leaf).
+true satisfies FormCalculation extends Calculation ? true : false
 
 // Calculated fields (the "Calculations" part of form-rules.ts's header): exact decimals, rounding,
 // what they may read. No Node or DOM APIs in here: the rules run in the browser too.

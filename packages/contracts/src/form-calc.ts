@@ -1,12 +1,11 @@
 import Big from 'big.js'
 import type { FieldKind } from './form-kinds.ts'
 import { isContent, isNumericKind } from './form-pages.ts'
-import type { Condition, LogicProblem } from './form-rules.ts'
-import type { FormCalculation } from './forms.ts'
+import type { Calculation, Condition, LogicProblem } from './form-rule-types.ts'
 
 // Calculated fields: the "Calculations" part of the header of form-rules.ts. Exact decimals with
 // big.js, so that 0.1 + 0.2 is 0.3 and the page and the server (and Notion's number) agree to the
-// last digit. Zod-free like form-rules.ts (forms.ts is imported for its type only).
+// last digit. Zod-free like form-rules.ts (the calculation's type is form-rule-types.ts's, which forms.ts's schema fits).
 
 // A constructor of our own, so no other user of big.js changes our settings (nor we theirs).
 const Decimal = Big()
@@ -44,7 +43,7 @@ export type CalculationInputs = {
  * The calculation's result, rounded half away from zero to its decimals, as a JS number (what a
  * Notion number holds); null when its start is not a decimal or the result is too large for a number.
  */
-export function calculate(calculation: FormCalculation, inputs: CalculationInputs): number | null {
+export function calculate(calculation: Calculation, inputs: CalculationInputs): number | null {
 	let total = parseDecimalText(calculation.start)
 	if (total === null) {
 		return null
@@ -65,7 +64,7 @@ export function calculate(calculation: FormCalculation, inputs: CalculationInput
 	return Number.isFinite(result) ? result + 0 : null
 }
 
-function operandOf(operand: FormCalculation['steps'][number]['operand'], inputs: CalculationInputs): Big | null {
+function operandOf(operand: Calculation['steps'][number]['operand'], inputs: CalculationInputs): Big | null {
 	if ('value' in operand) {
 		return parseDecimalText(operand.value)
 	}
@@ -77,7 +76,7 @@ function operandOf(operand: FormCalculation['steps'][number]['operand'], inputs:
 }
 
 /** One step; null when it cannot apply (a division by zero is ignored rather than giving infinity). */
-function apply(total: Big, operation: FormCalculation['steps'][number]['operation'], operand: Big): Big | null {
+function apply(total: Big, operation: Calculation['steps'][number]['operation'], operand: Big): Big | null {
 	switch (operation) {
 		case 'add':
 			return total.plus(operand)
@@ -92,7 +91,7 @@ function apply(total: Big, operation: FormCalculation['steps'][number]['operatio
 	}
 }
 
-type CalcField = { id: string; kind: FieldKind; calculation?: FormCalculation | null | undefined }
+type CalcField = { id: string; kind: FieldKind; calculation?: Calculation | null | undefined }
 
 /**
  * Problems of the form's calculated fields, for the builder and the server's 400: a calculated

@@ -2,13 +2,12 @@ import { calculationInputs, calculationProblems } from './form-calc.ts'
 import { valueProblem } from './form-conditions.ts'
 import type { FieldKind } from './form-kinds.ts'
 import { formPages, isContent, jumpProblems, pageIndexByField, placeJump } from './form-pages.ts'
-import type { LogicProblem, LogicRule } from './form-rules.ts'
-import type { FormCalculation } from './forms.ts'
+import type { Calculation, LogicProblem, LogicRule } from './form-rule-types.ts'
 
 // The problems a form's rules can have, for the builder (shown on the control) and the server (a 400
 // naming the same path). What the rules mean is in the header of form-rules.ts.
 
-type CheckedField = { id: string; kind: FieldKind; calculation?: FormCalculation | null | undefined }
+type CheckedField = { id: string; kind: FieldKind; calculation?: Calculation | null | undefined }
 
 /**
  * Problems a form's logic has against its fields' ids: a rule that tests or acts on a field not in the

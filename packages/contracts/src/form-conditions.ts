@@ -1,5 +1,5 @@
 import type { FieldKind } from './form-kinds.ts'
-import type { Condition, ConditionOperator } from './form-rules.ts'
+import type { Condition, ConditionOperator } from './form-rule-types.ts'
 
 // How one condition of a form rule reads an answer and compares it: the "Conditions" part of the
 // header of form-rules.ts, split from it to keep each file about one thing. Zod-free like it.

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { valueProblem } from './form-conditions.ts'
-import { type Condition, conditionOperators, type FormLogic, type LogicRule, logicActions } from './form-rules.ts'
+import { type Condition, conditionOperators, type FormLogic, type LogicRule, logicActions } from './form-rule-types.ts'
 
 // The schemas of form rules, for the API and the builder. What the rules mean, and the code that
 // runs them (in the browser without zod), is in form-rules.ts.
@@ -70,7 +70,7 @@ export const formLogicSchema = z
 		})
 	})
 
-// The schemas' output is exactly the hand-written types of form-rules.ts.
+// The schemas' output is exactly the hand-written types of form-rule-types.ts.
 true satisfies z.infer<typeof conditionSchema> extends Condition ? true : false
 true satisfies z.infer<typeof logicRuleSchema> extends LogicRule ? true : false
 true satisfies z.infer<typeof formLogicSchema> extends FormLogic ? true : false

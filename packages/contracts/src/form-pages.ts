@@ -1,5 +1,5 @@
 import type { FieldKind } from './form-kinds.ts'
-import type { LogicProblem, LogicRule } from './form-rules.ts'
+import type { LogicProblem, LogicRule } from './form-rule-types.ts'
 
 // The pages of a form and the jump rules between them: the "Pages and jumps" part of the header
 // of form-rules.ts, split from it to keep each file about one thing. Zod-free like it: form-kinds.ts

@@ -12,7 +12,7 @@ import {
 	placeJump,
 	walkPages,
 } from './form-pages.ts'
-import type { FormCalculation } from './forms.ts'
+import type { Condition, FieldLogicState, FormEvaluation, LogicField, LogicRule } from './form-rule-types.ts'
 
 // Conditional logic for forms: rules that show, hide, require or unrequire fields, or jump to a
 // page, depending on the answers; the pages a visitor goes through; the calculated fields. This one
@@ -119,73 +119,22 @@ import type { FormCalculation } from './forms.ts'
 // - files: only `is_empty` and `is_not_empty` apply (an answer with no file is empty); every
 //   comparison never matches.
 
-export const conditionOperators = [
-	'equals',
-	'not_equals',
-	'contains',
-	'not_contains',
-	'is_empty',
-	'is_not_empty',
-	'greater_than',
-	'less_than',
-	'greater_or_equal',
-	'less_or_equal',
-	'before',
-	'after',
-] as const
-export type ConditionOperator = (typeof conditionOperators)[number]
-
-export const logicActions = ['show', 'hide', 'require', 'unrequire', 'jump'] as const
-export type LogicAction = (typeof logicActions)[number]
-
-export type Condition = {
-	/** The field whose answer is tested. */
-	fieldId: string
-	operator: ConditionOperator
-	/** What the answer is compared with; `is_empty` and `is_not_empty` ignore it. */
-	value?: string | number | boolean | null
-}
-
-export type LogicRule = {
-	/** Stable across edits, so that the builder can name the rule in its problems. */
-	id: string
-	match: 'all' | 'any'
-	conditions: Condition[]
-	action: LogicAction
-	/** The fields the action applies to; a jump has none. */
-	fieldIds: string[]
-	/**
-	 * jump: where Next goes from the page of the rule's last condition (in form order) when the rule
-	 * matches: a later page break's id (its page), or `end` (straight to submitting).
-	 */
-	toPageId?: string | undefined
-}
-
-export type FormLogic = LogicRule[]
-
-/** What the logic needs to know of a field (a FormField or PublicField will do). */
-export type LogicField = {
-	id: string
-	kind: FieldKind
-	required: boolean
-	/** calculated: what it works out; null or absent gives no value. */
-	calculation?: FormCalculation | null | undefined
-}
-export type FieldLogicState = { visible: boolean; required: boolean }
-/** `visible` is false for a skipped field: it is on a page off the path. */
-export type FieldEvaluation = FieldLogicState & { skipped: boolean }
-export type FormEvaluation = {
-	/** Every field id, content included. */
-	fields: Record<string, FieldEvaluation>
-	/** The ids of the pages the visitor goes through, in order, given the answers. */
-	path: string[]
-	/** Each calculated field's value; null when it is hidden, skipped or has no calculation. */
-	calculated: Record<string, number | null>
-}
-/** A problem in a form's logic; `path` is a dotted path such as `logic.3.conditions.0.fieldId`. */
-export type LogicProblem = { path: string; message: string }
-
 export { checkFormRules, checkLogicReferences } from './form-checks.ts'
+export {
+	type Calculation,
+	type Condition,
+	type ConditionOperator,
+	conditionOperators,
+	type FieldEvaluation,
+	type FieldLogicState,
+	type FormEvaluation,
+	type FormLogic,
+	type LogicAction,
+	type LogicField,
+	type LogicProblem,
+	type LogicRule,
+	logicActions,
+} from './form-rule-types.ts'
 export { formPages, type PageOfForm }
 
 /** Visibility, requirement and skipping of every field, the path and the calculated values (see the header). */
@@ -196,6 +145,27 @@ export function evaluateForm(
 ): FormEvaluation {
 	const form = prepare(fields, rules, answers)
 	const settled = settle(form)
+	const onPath = new Set(settled.path)
+	return {
+		fields: fieldStates(form, settled, (field, state) => ({
+			...state,
+			skipped: !onPath.has(form.pageOfField.get(field.id) ?? 0),
+		})),
+		path: settled.path.map((index) => form.pages[index]?.id ?? endPageId),
+		calculated: Object.fromEntries(
+			fields
+				.filter((field) => field.kind === 'calculated')
+				.map((field) => [field.id, settled.calculated.get(field.id) ?? null]),
+		),
+	}
+}
+
+/** Each field's state, by the require and unrequire rules matched once on the settled state. */
+function fieldStates<T>(
+	form: PreparedForm,
+	settled: PassState,
+	extend: (field: LogicField, state: FieldLogicState) => T,
+): Record<string, T> {
 	const required = new Set<string>()
 	const unrequired = new Set<string>()
 	for (const rule of form.rules) {
@@ -206,25 +176,15 @@ export function evaluateForm(
 			}
 		}
 	}
-	const onPath = new Set(settled.path)
 	// fromEntries defines own properties, so a field id such as `__proto__` is an ordinary key.
-	return {
-		fields: Object.fromEntries(
-			fields.map((field) => {
-				const visible = settled.active.has(field.id)
-				const isRequired =
-					visible && !isContent(field.kind) && !unrequired.has(field.id) && (field.required || required.has(field.id))
-				const skipped = !onPath.has(form.pageOfField.get(field.id) ?? 0)
-				return [field.id, { visible, required: isRequired, skipped }]
-			}),
-		),
-		path: settled.path.map((index) => form.pages[index]?.id ?? endPageId),
-		calculated: Object.fromEntries(
-			fields
-				.filter((field) => field.kind === 'calculated')
-				.map((field) => [field.id, settled.calculated.get(field.id) ?? null]),
-		),
-	}
+	return Object.fromEntries(
+		form.fields.map((field) => {
+			const visible = settled.active.has(field.id)
+			const isRequired =
+				visible && !isContent(field.kind) && !unrequired.has(field.id) && (field.required || required.has(field.id))
+			return [field.id, extend(field, { visible, required: isRequired })]
+		}),
+	)
 }
 
 /** Whether each field of the form is visible and required, given the answers so far (see the header). */
@@ -233,13 +193,8 @@ export function evaluateLogic(
 	rules: LogicRule[],
 	answers: Record<string, unknown>,
 ): Record<string, FieldLogicState> {
-	const { fields: states } = evaluateForm(fields, rules, answers)
-	return Object.fromEntries(
-		fields.map((field) => {
-			const state = states[field.id]
-			return [field.id, { visible: state?.visible ?? false, required: state?.required ?? false }]
-		}),
-	)
+	const form = prepare(fields, rules, answers)
+	return fieldStates(form, settle(form), (_, state) => state)
 }
 
 /**
