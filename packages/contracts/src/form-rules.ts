@@ -26,7 +26,8 @@ import type { Condition, FieldLogicState, FormEvaluation, LogicField, LogicRule 
 //   means hidden otherwise, as in Tally). A field that no `show` rule targets is visible.
 // - A matching `hide` rule hides its fields; hide wins when a show rule matches too.
 // - Required starts as the field's own `required`; a matching `require` rule makes it required and a
-//   matching `unrequire` rule optional (unrequire wins). A hidden or skipped field, and content, are never required.
+//   matching `unrequire` rule optional (unrequire wins). A hidden or skipped field, and content, are
+//   never required.
 // - `match: 'all'` needs every condition to match, `'any'` at least one.
 // - Targets that are not in the form are ignored. The result depends neither on the order of the
 //   rules nor on the order of the fields.
@@ -59,16 +60,18 @@ import type { Condition, FieldLogicState, FormEvaluation, LogicField, LogicRule 
 //   (whatever the order of the rules; `end` is after every page), or else to the next page; `end`
 //   or running past the last page ends it.
 // - Fields on pages off the path are skipped: not visible, never required, never stored, and a
-//   condition on one reads it as empty (as on a hidden field).
+//   condition on one reads it as empty (as on a hidden field). A page on the path whose items are all
+//   hidden stays on it; whether to show such a page is the page's choice.
+// - `nextPageId` is the page after a given one on the path (or `end`), for the page's Next button.
 //
 // Settling with pages and calculations
 // - Visibility, the path and the calculated values are worked out together in the passes of
 //   "Settling": each pass reads the previous pass's "active" fields (visible and not skipped; the
 //   others read as empty), and gives the visibility by the show and hide rules, then the path by the
 //   jump rules, then the active fields again. The first pass starts with no jump matching (every
-//   page on the path). A field flipping after one pass per field is hidden for good, as above, so
-//   that a loop through a jump or a calculation ends too, on the hidden side (which skips nothing
-//   more than needed: only the flipping fields, and what depended on them, change).
+//   page on the path). A field still flipping after one pass per field (its visibility, or its page
+//   going on and off the path) is hidden for good, as above, so that a loop through a jump or a
+//   calculation ends too, on the safe side: hidden, never required, never stored.
 // - `require` and `unrequire` rules are matched once, on the settled active fields.
 //
 // Calculations (form-calc.ts; `calculated` fields, `FormCalculation` in forms.ts)
