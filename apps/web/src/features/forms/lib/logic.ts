@@ -219,7 +219,7 @@ function valueText(condition: Condition, field: FormField | undefined): string {
 }
 
 /** "Budget is greater than 1000", "Email is filled in", "Newsletter is ticked". */
-export function describeCondition(condition: Condition, fields: readonly FormField[]): string {
+function describeCondition(condition: Condition, fields: readonly FormField[]): string {
 	const field = fields.find((item) => item.id === condition.fieldId)
 	const name = field ? nameOf(field) : 'a removed field'
 	if (field?.kind === 'checkbox' && condition.operator === 'equals') {
