@@ -42,7 +42,7 @@ export function propertyTypeFor(kind: QuestionKind): WritablePropertyType | null
 }
 
 /** The name, or the name with " 2", " 3"… when the database already has a property by that name. */
-export function freeName(name: string, taken: readonly string[]): string {
+function freeName(name: string, taken: readonly string[]): string {
 	const used = new Set(taken.map((item) => item.trim().toLowerCase()))
 	const base = name.trim().slice(0, 190) || 'Question'
 	if (!used.has(base.toLowerCase())) {

@@ -26,7 +26,7 @@ const operatorLabels: Record<Operator, string> = {
 const emptiness: Operator[] = ['is_empty', 'is_not_empty']
 
 /** The comparisons that mean something for a property's type. */
-export function scopeOperatorsFor(property: Property | undefined): Operator[] {
+function scopeOperatorsFor(property: Property | undefined): Operator[] {
 	switch (property?.type) {
 		case 'number':
 		case 'unique_id':

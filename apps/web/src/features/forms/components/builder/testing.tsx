@@ -9,7 +9,7 @@ import { database, makeForm } from '../../testing.tsx'
 // The builder's tests: one form kept by a stand-in server that applies PATCHes (to the form and,
 // for new questions, to the built-in database), with a related database, its rows and people.
 
-export const clients: Database = {
+const clients: Database = {
 	...database,
 	id: 'db2',
 	name: 'Clients',
@@ -28,7 +28,7 @@ export const clients: Database = {
 	],
 }
 
-export const leads: Database = {
+const leads: Database = {
 	...database,
 	properties: [
 		...database.properties.filter((property) => property.type !== 'created_time'),
