@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { choiceInputClasses, type FieldProps, GroupFrame, OptionRow } from './field-frame.tsx'
-import { isMatrixDraft, type MatrixDraft } from './kind-values.ts'
+import type { MatrixDraft } from './kind-values.ts'
 
 // A matrix: rows × columns, one column per row (radios) or several (checkboxes). A table where
 // it fits, each row a group named by its row header and each control by its row and column;
@@ -37,7 +37,9 @@ export function MatrixField(props: FieldProps) {
 	const rows = field.matrix?.rows ?? []
 	const columns = field.matrix?.columns ?? []
 	const isMultiple = field.matrix?.multiple ?? false
-	const answers: MatrixDraft = isMatrixDraft(value) ? value : {}
+	// Checked here rather than with kind-values' isMatrixDraft: importing code from this lazy chunk
+	// would split kind-values out of the page's main chunk, which costs the first load more.
+	const answers: MatrixDraft = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}
 	const { ref, isNarrow } = useIsNarrow(columns.length)
 
 	const isChecked = (row: string, column: string) => {

@@ -1,6 +1,5 @@
 import { type DragEvent, type KeyboardEvent, useRef, useState } from 'react'
 import { type FieldProps, GroupFrame } from './field-frame.tsx'
-import { chosenOf } from './field-values.ts'
 
 // A ranking: the choices in a list the visitor puts in order, by dragging a row (the browser's own
 // drag and drop, no library) or with each row's up and down buttons (which also answer the arrow
@@ -37,7 +36,9 @@ function moved(order: string[], from: number, to: number): string[] {
 export function RankingField(props: FieldProps) {
 	const { field, value, onChange, controlId } = props
 	const options = field.options ?? []
-	const chosen = chosenOf(value)
+	// Its own two lines rather than field-values' chosenOf: importing that from this lazy chunk would
+	// split field-values out of the page's main chunk, which costs the first load more.
+	const chosen = Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []
 	const isOrdered = chosen.length === options.length && chosen.length > 0
 	const order = isOrdered ? chosen : options
 	const [announcement, setAnnouncement] = useState('')
