@@ -199,7 +199,7 @@ function QuestionSettings({
 									value={kind}
 									checked={field.kind === kind}
 									className="size-4 accent-primary"
-									onChange={() => onChange(switchKind(field, kind), 'kind')}
+									onChange={() => onChange(switchKind(field, kind, property), 'kind')}
 								/>
 								{kindLabels[kind]}
 							</label>

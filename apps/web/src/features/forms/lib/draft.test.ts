@@ -194,6 +194,11 @@ describe('new items', () => {
 	test('switching kinds brings the new kind’s settings and drops the old one’s', () => {
 		const ranking = newQuestion('ranking')
 		expect(switchKind(ranking, 'rating')).toMatchObject({ kind: 'rating', choices: null, scale: { min: 1, max: 5 } })
+		// Ranking a multi-select property ranks its options; ranking a text property, its own choices.
+		const tags = newField({ id: 'tags', name: 'Tags', type: 'multi_select' })
+		expect(switchKind(tags, 'ranking', { type: 'multi_select' })).toMatchObject({ kind: 'ranking', choices: null })
+		const notes = newField({ id: 'notes', name: 'Notes', type: 'rich_text' })
+		expect(switchKind(notes, 'ranking', { type: 'rich_text' }).choices).toHaveLength(3)
 		const score = newField({ id: 'score', name: 'Score', type: 'number' })
 		expect(switchKind({ ...score, defaultValue: 3 }, 'calculated')).toMatchObject({
 			kind: 'calculated',

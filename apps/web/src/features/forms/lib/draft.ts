@@ -211,7 +211,11 @@ export function unusedProperties(properties: readonly Property[], fields: readon
  * The settings a kind needs to be asked at all (choices to rank, a scale's ends, a matrix's rows),
  * given when a field is made or switched to the kind; other kinds' settings are cleared.
  */
-export function settingsForKind(kind: FieldKind, field?: Partial<FormField>): Partial<FormField> {
+export function settingsForKind(
+	kind: FieldKind,
+	field?: Partial<FormField>,
+	property?: Pick<Property, 'type'>,
+): Partial<FormField> {
 	const choices = field?.choices?.length ? field.choices : ['Option 1', 'Option 2', 'Option 3']
 	switch (kind) {
 		case 'rating':
@@ -223,7 +227,8 @@ export function settingsForKind(kind: FieldKind, field?: Partial<FormField>): Pa
 				scale: { min: 0, max: 10, minLabel: field?.scale?.minLabel ?? null, maxLabel: field?.scale?.maxLabel ?? null },
 			}
 		case 'ranking':
-			return { choices }
+			// On a multi-select property, the property's options are what is ranked.
+			return { choices: property?.type === 'multi_select' ? null : choices }
 		case 'select':
 		case 'multi_select':
 			// Bound to a property, the property's options are the choices.
@@ -238,7 +243,7 @@ export function settingsForKind(kind: FieldKind, field?: Partial<FormField>): Pa
 }
 
 /** What switching a field to another kind changes: the new kind's settings, the old one's cleared. */
-export function switchKind(field: FormField, kind: FieldKind): Partial<FormField> {
+export function switchKind(field: FormField, kind: FieldKind, property?: Pick<Property, 'type'>): Partial<FormField> {
 	return {
 		kind,
 		defaultValue: null,
@@ -246,7 +251,7 @@ export function switchKind(field: FormField, kind: FieldKind): Partial<FormField
 		choices: null,
 		matrix: null,
 		calculation: null,
-		...settingsForKind(kind, field),
+		...settingsForKind(kind, field, property),
 	}
 }
 
@@ -264,7 +269,7 @@ export function newField(property: Property): FormField {
 		kind,
 		label: labelText(property.name, 'Untitled question'),
 		helpText: property.description ? property.description.slice(0, 1000) : null,
-		...settingsForKind(kind, { propertyId: property.id }),
+		...settingsForKind(kind, { propertyId: property.id }, property),
 	})
 }
 
