@@ -102,6 +102,8 @@ export function KindSettings({ field, error, onChange }: KindSettingsProps) {
 					itemError={(index) => error(`choices.${index}`)}
 					onChange={(choices) => onChange({ choices }, 'choices')}
 				/>
+			) : field.kind === 'ranking' ? (
+				<p className="text-muted-foreground text-sm">Visitors put the property’s options in order.</p>
 			) : null
 		case 'matrix':
 			return <MatrixSettings field={field} error={error} onChange={onChange} />
