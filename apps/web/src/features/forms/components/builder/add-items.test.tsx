@@ -2,7 +2,7 @@ import { unboundQuestionKinds } from '@blocksmith/contracts/form-kinds.ts'
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
 import { kindLabels } from '../../lib/draft.ts'
-import { makeForm } from '../../testing.tsx'
+import { makeField, makeForm } from '../../testing.tsx'
 import { builderServer, itemNames, renderBuilder, saveAndGetPatch, setText, waitForBuilder } from './testing.tsx'
 
 async function addFromMenu(user: { click: (element: Element) => Promise<void> }, item: string): Promise<void> {
@@ -151,5 +151,30 @@ describe('the builder’s Add menu', () => {
 		const patch = await saveAndGetPatch(server, user)
 		// Bound, the choices are the property's options.
 		expect(patch.fields?.at(-1)).toMatchObject({ kind: 'multi_select', choices: null })
+	})
+})
+
+describe('the list of items', () => {
+	test('content and page breaks move like questions; pages are numbered by where the breaks are', async () => {
+		const [nameField, email, stage] = makeForm().fields
+		const server = builderServer(
+			makeForm({
+				fields: [
+					...[nameField, email].filter((field) => field !== undefined),
+					makeField({ id: 'pb', kind: 'page_break', label: 'Details' }),
+					makeField({ id: 'h', kind: 'heading', label: 'About you' }),
+					...[stage].filter((field) => field !== undefined),
+					makeField({ id: 'pb2', kind: 'page_break', label: 'Last' }),
+				],
+			}),
+		)
+		const { user } = renderBuilder()
+		await waitForBuilder()
+		expect(itemNames()).toEqual(['Name', 'Email', 'Page 2 — Details', 'About you', 'Stage', 'Page 3 — Last'])
+		await user.click(screen.getByRole('button', { name: 'Move Page 2 — Details up' }))
+		await user.click(screen.getByRole('button', { name: 'Move Page 3 — Last up' }))
+		expect(itemNames()).toEqual(['Name', 'Page 2 — Details', 'Email', 'About you', 'Page 3 — Last', 'Stage'])
+		const patch = await saveAndGetPatch(server, user)
+		expect(patch.fields?.map((field) => field.id)).toEqual(['fa', 'pb', 'fb', 'h', 'pb2', 'fc'])
 	})
 })
