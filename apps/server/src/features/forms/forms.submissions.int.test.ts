@@ -3,7 +3,15 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { blobs } from '#src/core/uploads/uploads.schema.ts'
 import { createFakeNotion } from '#src/test/fake-notion/fake-notion.ts'
-import { fieldOf, localPath, publishedEnquiryForm, submitAnswers, type TestForm, uploadFile } from '#src/test/forms.ts'
+import {
+	fieldOf,
+	localPath,
+	publishedEnquiryForm,
+	submitAnswers,
+	type TestField,
+	type TestForm,
+	uploadFile,
+} from '#src/test/forms.ts'
 import { teamWithEveryRole } from '#src/test/teams.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 import { until } from '#src/test/until.ts'
@@ -73,29 +81,29 @@ async function formWithAnswers() {
 		'Service',
 		'Interests',
 		'Email',
-	].map((label) => fieldOf(form, label)) as [TestForm['fields'][number], ...TestForm['fields']]
+	].map((label) => fieldOf(form, label)) as [TestField, TestField, TestField, TestField, TestField, TestField]
 	const answers = [
 		{
 			[name.id]: 'Ada Lovelace',
-			[message?.id ?? '']: 'We need a new WEBSITE by spring',
-			[budget?.id ?? '']: 1200,
-			[service?.id ?? '']: 'Design',
-			[interests?.id ?? '']: ['Website', 'SEO'],
-			[email?.id ?? '']: 'ada@analytical.example',
+			[message.id]: 'We need a new WEBSITE by spring',
+			[budget.id]: 1200,
+			[service.id]: 'Design',
+			[interests.id]: ['Website', 'SEO'],
+			[email.id]: 'ada@analytical.example',
 		},
 		{
 			[name.id]: 'Grace Hopper',
-			[message?.id ?? '']: 'Compilers, mostly',
-			[budget?.id ?? '']: 800.5,
-			[service?.id ?? '']: 'Development',
-			[interests?.id ?? '']: ['Branding'],
-			[email?.id ?? '']: 'grace@navy.example',
+			[message.id]: 'Compilers, mostly',
+			[budget.id]: 800.5,
+			[service.id]: 'Development',
+			[interests.id]: ['Branding'],
+			[email.id]: 'grace@navy.example',
 		},
 		{
 			[name.id]: 'Alan Turing',
-			[message?.id ?? '']: 'A question about 100% of it_all',
-			[service?.id ?? '']: 'Consulting',
-			[email?.id ?? '']: 'alan@bletchley.example',
+			[message.id]: 'A question about 100% of it_all',
+			[service.id]: 'Consulting',
+			[email.id]: 'alan@bletchley.example',
 		},
 	]
 	for (const answer of answers) {
