@@ -1,13 +1,12 @@
 import type { PublicField, PublicForm } from '@blocksmith/contracts/forms.ts'
-import type { WorkspaceUser } from '@blocksmith/contracts/workspaces.ts'
-import { useCallback, useMemo, useState } from 'react'
-import { fetchPeople, fetchRelationChoices, formScope } from '../public/public-api.ts'
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import { createChoiceReader, formScope } from '../public/public-api.ts'
 import type { UploadFile } from './fields/field-frame.tsx'
 import type { LoadChoices } from './fields/reference-field.tsx'
 
-// What the public form reads and sends besides the answers: the choices of people and relation
-// fields (the form's scoped public reads) and each file field's uploader. The preview passes its
-// own choices and only pretends to upload.
+// What the public form reads and loads besides the answers: the choices of people and relation
+// fields (the form's scoped public reads), each file field's uploader (the preview passes its own
+// choices and only pretends to upload), and the keys of one question at a time.
 
 /** The choices to offer: the given loader, or (live) the form's scoped reads; none in a preview without one. */
 export function useChoiceLoader(
@@ -16,28 +15,11 @@ export function useChoiceLoader(
 	unlockToken: string | null,
 	loadChoices: LoadChoices | undefined,
 ): LoadChoices | undefined {
-	const liveLoader = useMemo<LoadChoices>(() => {
-		const scope = formScope(form.id, unlockToken)
-		let people: Promise<WorkspaceUser[]> | null = null
-		return async (field, search, signal) => {
-			if (field.kind === 'people') {
-				// The people list is small and read once; searching it happens here.
-				people ??= fetchPeople(form.tool, scope).catch((error: unknown) => {
-					people = null
-					throw error
-				})
-				const needle = search.trim().toLowerCase()
-				return (await people)
-					.filter((user) => user.type === 'person' && (!needle || user.name.toLowerCase().includes(needle)))
-					.map((user) => ({ id: user.id, label: user.name }))
-			}
-			if (!field.relationDatabaseId) {
-				return []
-			}
-			const [database] = await fetchRelationChoices(form.tool, scope, field.relationDatabaseId, search, signal)
-			return (database?.rows ?? []).map((row) => ({ id: row.id, label: row.title || 'Untitled' }))
-		}
-	}, [form.id, form.tool, unlockToken])
+	// Each question's choices through its own scope (`field`): the server gives only what it allows.
+	const liveLoader = useMemo<LoadChoices>(
+		() => createChoiceReader(form.tool, formScope(form.id, unlockToken)),
+		[form.id, form.tool, unlockToken],
+	)
 	return loadChoices ?? (isLive ? liveLoader : undefined)
 }
 
@@ -94,4 +76,26 @@ export function useBusyFields(fields: PublicField[]) {
 		[fields, setBusy],
 	)
 	return { busyFields, busyCallbacks }
+}
+
+type Keys = typeof import('./one-at-a-time.tsx')
+
+/** The keys of one question at a time, loaded only by forms shown that way; null until they arrive. */
+export function useKeys(isOneAtATime: boolean): Keys | null {
+	const [keys, setKeys] = useState<Keys | null>(null)
+	useEffect(() => {
+		if (!isOneAtATime) {
+			return
+		}
+		let isCurrent = true
+		import('./one-at-a-time.tsx').then(
+			(module) => isCurrent && setKeys(module),
+			// Without them the buttons still move: the form works, only slower to use.
+			() => {},
+		)
+		return () => {
+			isCurrent = false
+		}
+	}, [isOneAtATime])
+	return keys
 }

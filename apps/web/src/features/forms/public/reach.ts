@@ -1,3 +1,6 @@
+import { useEffect, useMemo } from 'react'
+import type { Screen } from '../components/form-flow.ts'
+
 // Drop-off: which questions and pages a visitor reached, so the owner sees where people stop. Each
 // step (a question's id, or the page break's id of a page opened) is reported once per page load,
 // batched into one beacon (`POST /api/views`, as sendViewEvent in public-api.ts sends it). Ids
@@ -62,4 +65,42 @@ export function createReachReporter(formId: string): ReachReporter {
 		},
 		flush,
 	}
+}
+
+/**
+ * The reporter of a live form (null: the preview, which reports nothing), with the screens' steps
+ * reported as they show: a page by its page break, and one at a time, the question on screen.
+ * Questions on a classic page are reported by the form as they are focused or answered.
+ */
+export function useReach(
+	formId: string | null,
+	screen: Screen,
+	isOneAtATime: boolean,
+	isFilling: boolean,
+): ReachReporter | null {
+	const reporter = useMemo(() => (formId ? createReachReporter(formId) : null), [formId])
+	useEffect(() => {
+		if (!reporter) {
+			return
+		}
+		// Leaving the page sends what is waiting; the beacon outlives the page.
+		const leave = () => reporter.flush()
+		window.addEventListener('pagehide', leave)
+		return () => {
+			window.removeEventListener('pagehide', leave)
+			reporter.flush()
+		}
+	}, [reporter])
+	useEffect(() => {
+		if (!reporter || !isFilling) {
+			return
+		}
+		if (screen.pageId !== 'start') {
+			reporter.reach(screen.pageId)
+		}
+		if (isOneAtATime && screen.hasQuestion) {
+			reporter.reach(screen.id)
+		}
+	}, [reporter, screen, isOneAtATime, isFilling])
+	return reporter
 }
