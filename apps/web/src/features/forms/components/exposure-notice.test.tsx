@@ -69,6 +69,32 @@ describe('the notice on fields that show visitors their choices', () => {
 		expect(await screen.findByText('Visitors will see the names of every row in Clients.')).toBeInTheDocument()
 	})
 
+	test('a limited field says what it limits visitors to', async () => {
+		databasesServer()
+		const { rerender } = withQueries(
+			<ExposureNotice
+				field={{ id: 'f', kind: 'people', choiceScope: { mode: 'subset', ids: ['u1', 'u2'] } }}
+				property={owner}
+				tool="local"
+				workspaceId="ws1"
+			/>,
+		)
+		expect(screen.getByText('Visitors will see the names of the 2 people you chose.')).toBeInTheDocument()
+		rerender(
+			<QueryClientProvider client={new QueryClient()}>
+				<ExposureNotice
+					field={{ id: 'f', kind: 'relation', choiceScope: { mode: 'search' } }}
+					property={client}
+					tool="local"
+					workspaceId="ws1"
+				/>
+			</QueryClientProvider>,
+		)
+		expect(
+			screen.getByText('Visitors see no list: up to 10 matches appear once they type two letters.'),
+		).toBeInTheDocument()
+	})
+
 	test('a people field says the workspace’s names are shown; plain fields say nothing', async () => {
 		databasesServer()
 		const { rerender } = withQueries(
