@@ -47,7 +47,7 @@ describe('a search-only question', () => {
 			clients.filter((client) => client.label.toLowerCase().includes(search.toLowerCase())),
 		)
 		const { user } = renderWithUser(<Harness loadChoices={loadChoices} />)
-		const input = screen.getByRole('combobox', { name: 'Client' })
+		const input = await screen.findByRole('combobox', { name: 'Client' })
 		expect(input).toHaveAttribute('aria-expanded', 'false')
 		expect(screen.getByRole('status')).toHaveTextContent('Type at least 2 letters to search.')
 		expect(screen.queryByRole('option')).not.toBeInTheDocument()
@@ -75,7 +75,7 @@ describe('a search-only question', () => {
 			return search === 'ac' ? new Promise(() => {}) : Promise.resolve(clients.slice(0, 1))
 		})
 		const { user } = renderWithUser(<Harness loadChoices={loadChoices} />)
-		const input = screen.getByRole('combobox', { name: 'Client' })
+		const input = await screen.findByRole('combobox', { name: 'Client' })
 		await user.type(input, 'ac')
 		await waitFor(() => expect(loadChoices).toHaveBeenCalledTimes(1))
 		expect(screen.getByRole('status')).toHaveTextContent('Searching…')
@@ -95,7 +95,7 @@ describe('a search-only question', () => {
 	it('is worked by the keyboard: arrows move, Enter picks or unpicks, Escape closes', async () => {
 		const loadChoices = vi.fn<LoadChoices>(async () => clients)
 		const { user } = renderWithUser(<Harness loadChoices={loadChoices} />)
-		const input = screen.getByRole('combobox', { name: 'Client' })
+		const input = await screen.findByRole('combobox', { name: 'Client' })
 		await user.type(input, 'ac')
 		await screen.findByRole('option', { name: 'Acme Ltd' })
 		expect(input).not.toHaveAttribute('aria-activedescendant')
@@ -129,7 +129,7 @@ describe('a search-only question', () => {
 			return clients
 		})
 		const { user } = renderWithUser(<Harness loadChoices={loadChoices} />)
-		await user.type(screen.getByRole('combobox', { name: 'Client' }), 'ac')
+		await user.type(await screen.findByRole('combobox', { name: 'Client' }), 'ac')
 		expect(await screen.findByRole('alert')).toHaveTextContent("Couldn't search the choices.")
 		fails = false
 		await user.click(screen.getByRole('button', { name: 'Try again' }))
