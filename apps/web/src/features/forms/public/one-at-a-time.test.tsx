@@ -150,4 +150,31 @@ describe('FormView, one question at a time', () => {
 		await user.click(screen.getByRole('button', { name: 'Back' }))
 		expect(screen.getByLabelText(/Your name/)).toHaveValue('Abba')
 	})
+
+	it('picks points with the number keys: a rating, and ten on an NPS as 1 then 0', async () => {
+		const calls = serve()
+		const form = makeForm(
+			[
+				field('stars', 'rating', 'How was it?', {
+					propertyId: null,
+					required: true,
+					scale: { min: 1, max: 5, minLabel: null, maxLabel: null },
+				}),
+				field('nps', 'nps', 'Would you recommend us?', { propertyId: null }),
+			],
+			{ layout: oneAtATime },
+		)
+		const { user } = renderWithUser(<FormView form={form} mode="live" />)
+		expect(await screen.findByText('Press 1 to 5 to choose.')).toBeInTheDocument()
+		await user.tab()
+		// Out of range: nothing; in range: that many stars.
+		await user.keyboard('7')
+		await user.keyboard('{Enter}')
+		expect(screen.getByText('Question 1 of 2', { selector: '[aria-hidden]' })).toBeInTheDocument()
+		await user.keyboard('4{Enter}')
+		expect(await screen.findByText('Press 0 to 9, or 1 then 0 for 10.')).toBeInTheDocument()
+		await user.keyboard('10{Enter}')
+		await screen.findByText('Thanks!')
+		expect(calls.find((call) => call.path === '/api/submissions')?.body?.answers).toEqual({ stars: 4, nps: 10 })
+	})
 })
