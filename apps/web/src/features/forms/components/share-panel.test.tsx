@@ -30,6 +30,10 @@ function HeaderPage() {
 	return <FormActionsMenu form={shown} />
 }
 
+function ListRowPage() {
+	return <FormActionsMenu form={shown} isInList />
+}
+
 let setPublished: (isPublished: boolean) => void = () => {}
 
 /** A builder whose form gets published (and unpublished) while it is open. */
@@ -171,5 +175,21 @@ describe('the Share button', () => {
 		await screen.findByRole('button', { name: 'Share' })
 		await new Promise((resolve) => setTimeout(resolve, 50))
 		expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+	})
+
+	test('a published form’s menu in the list offers Share…; a draft’s does not', async () => {
+		mockApi(() => undefined)
+		shown = makeForm({ published: true })
+		const { user, unmount } = renderPage(ListRowPage, '/forms', '/forms')
+		await user.click(screen.getByRole('button', { name: 'Actions for Lead form' }))
+		await user.click(await screen.findByRole('menuitem', { name: 'Share…' }))
+		expect(await screen.findByRole('dialog', { name: 'Share Lead form' })).toBeInTheDocument()
+		unmount()
+
+		shown = makeForm({ published: false })
+		const draft = renderPage(ListRowPage, '/forms', '/forms')
+		await draft.user.click(screen.getByRole('button', { name: 'Actions for Lead form' }))
+		await screen.findByRole('menuitem', { name: /Duplicate/ })
+		expect(screen.queryByRole('menuitem', { name: 'Share…' })).not.toBeInTheDocument()
 	})
 })
