@@ -73,7 +73,7 @@ describe('the form builder', () => {
 	test('adds, removes and reorders fields with the keyboard; Save sends the new order', async () => {
 		const server = formServer()
 		const { user } = renderBuilder()
-		await screen.findByRole('button', { name: 'Edit Name' }, {}, firstRender)
+		await screen.findByRole('button', { name: 'Edit Name' }, firstRender)
 		expect(fieldNames()).toEqual(['Name', 'Email', 'Stage'])
 		expect(screen.getByText('All changes saved')).toBeInTheDocument()
 		expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled()
@@ -127,7 +127,7 @@ describe('the form builder', () => {
 	test('Publish saves and publishes; Unpublish only unpublishes', async () => {
 		const server = formServer()
 		const { user } = renderBuilder()
-		await user.click(await screen.findByRole('button', { name: 'Publish' }, {}, firstRender))
+		await user.click(await screen.findByRole('button', { name: 'Publish' }, firstRender))
 		await waitFor(() => expect(server.patches).toHaveLength(1))
 		expect(server.patches[0]).toMatchObject({ published: true, name: 'Lead form' })
 		expect(server.patches[0]?.fields).toHaveLength(3)
@@ -137,7 +137,7 @@ describe('the form builder', () => {
 		await user.click(screen.getByRole('button', { name: 'Unpublish' }))
 		await waitFor(() => expect(server.patches).toHaveLength(2))
 		expect(server.patches[1]).toEqual({ published: false })
-		expect(await screen.findByRole('button', { name: 'Publish' }, {}, firstRender)).toBeInTheDocument()
+		expect(await screen.findByRole('button', { name: 'Publish' }, firstRender)).toBeInTheDocument()
 		expect(screen.getByText('Draft')).toBeInTheDocument()
 	})
 
@@ -159,7 +159,7 @@ describe('the form builder', () => {
 			return undefined
 		})
 		const { user } = renderBuilder()
-		await user.click(await screen.findByRole('tab', { name: 'Settings' }, {}, firstRender))
+		await user.click(await screen.findByRole('tab', { name: 'Settings' }, firstRender))
 		const address = screen.getByRole('textbox', { name: 'Custom address' })
 		await user.type(address, 'Bad Slug')
 		await user.click(screen.getByRole('button', { name: 'Save address' }))
@@ -190,7 +190,7 @@ describe('the form builder', () => {
 			return undefined
 		})
 		const { user } = renderBuilder()
-		await user.click(await screen.findByRole('button', { name: 'Edit Email' }, {}, firstRender))
+		await user.click(await screen.findByRole('button', { name: 'Edit Email' }, firstRender))
 		await user.type(screen.getByRole('textbox', { name: 'Default value' }), 'not-an-address')
 		await user.click(screen.getByRole('button', { name: 'Save' }))
 		const input = await screen.findByRole('textbox', { name: 'Default value' })
@@ -201,7 +201,7 @@ describe('the form builder', () => {
 	test('checks the draft before sending: an empty label is shown, not sent', async () => {
 		const server = formServer()
 		const { user } = renderBuilder()
-		await user.click(await screen.findByRole('button', { name: 'Edit Email' }, {}, firstRender))
+		await user.click(await screen.findByRole('button', { name: 'Edit Email' }, firstRender))
 		await user.clear(screen.getByRole('textbox', { name: 'Label' }))
 		await user.click(screen.getByRole('button', { name: 'Save' }))
 		await waitFor(() =>
@@ -213,7 +213,7 @@ describe('the form builder', () => {
 	test('a field can be hidden and prefilled from its own URL parameter', async () => {
 		const server = formServer()
 		const { user } = renderBuilder()
-		await user.click(await screen.findByRole('button', { name: 'Edit Stage' }, {}, firstRender))
+		await user.click(await screen.findByRole('button', { name: 'Edit Stage' }, firstRender))
 		const param = screen.getByRole('textbox', { name: 'URL parameter' })
 		expect(param).toHaveAttribute('placeholder', 'stage')
 		const link = screen.getByRole('textbox', { name: 'Prefill link' })
@@ -231,7 +231,7 @@ describe('the form builder', () => {
 	test('Settings: redirect, limits and notifications go into the PATCH body', async () => {
 		const server = formServer()
 		const { user } = renderBuilder()
-		await user.click(await screen.findByRole('tab', { name: 'Settings' }, {}, firstRender))
+		await user.click(await screen.findByRole('tab', { name: 'Settings' }, firstRender))
 
 		await user.click(screen.getByRole('radio', { name: 'Go to a web address' }))
 		await user.type(screen.getByRole('textbox', { name: 'Redirect URL' }), 'https://example.com/thanks')
@@ -286,7 +286,7 @@ describe('the form builder', () => {
 			return undefined
 		})
 		const { user } = renderBuilder()
-		await user.click(await screen.findByRole('tab', { name: 'Settings' }, {}, firstRender))
+		await user.click(await screen.findByRole('tab', { name: 'Settings' }, firstRender))
 		await user.type(screen.getByRole('spinbutton', { name: 'Maximum number of answers' }), '5')
 		await user.click(screen.getByRole('button', { name: 'Save' }))
 		const select = await screen.findByRole('combobox', { name: 'E-mail field that identifies people' })
@@ -296,7 +296,7 @@ describe('the form builder', () => {
 	test('a rule is built from the keyboard and saved in the PATCH body', async () => {
 		const server = formServer()
 		const { user } = renderBuilder()
-		await user.click(await screen.findByRole('tab', { name: 'Logic' }, {}, firstRender))
+		await user.click(await screen.findByRole('tab', { name: 'Logic' }, firstRender))
 		screen.getByRole('button', { name: 'Add rule' }).focus()
 		await user.keyboard('{Enter}')
 		const action = await screen.findByRole('combobox', { name: 'Action of rule 1' })
@@ -373,7 +373,7 @@ describe('the form builder', () => {
 			return undefined
 		})
 		const { user } = renderBuilder()
-		await user.click(await screen.findByRole('tab', { name: 'Logic' }, {}, firstRender))
+		await user.click(await screen.findByRole('tab', { name: 'Logic' }, firstRender))
 		const targets = screen.getByRole('group', { name: 'Fields to show in rule 1' })
 		await user.click(within(targets).getByRole('checkbox', { name: 'Stage' }))
 		await user.click(screen.getByRole('button', { name: 'Save' }))
