@@ -82,7 +82,7 @@ export function EmbedSettings({ form }: { form: Form }) {
 						readOnly
 						aria-labelledby={`${id}-${snippet.name.replaceAll(' ', '-')}`}
 						value={snippet.code}
-						rows={3}
+						rows={4}
 						className="w-full resize-none rounded-md border bg-muted/40 px-3 py-2 font-mono text-xs"
 						onFocus={(event) => event.currentTarget.select()}
 					/>
