@@ -92,9 +92,12 @@ function StepRow({
 				isWorst && 'bg-error/10 ring-1 ring-error/30',
 			)}
 		>
-			<span className={cn('truncate text-sm', isPage ? 'font-semibold' : 'text-foreground/90')} title={step.label}>
-				{isPage ? `Page ${step.page} · ` : ''}
-				{step.label}
+			<span className="flex min-w-0 items-center gap-2">
+				<span className={cn('truncate text-sm', isPage ? 'font-semibold' : 'text-foreground/90')} title={step.label}>
+					{isPage ? `Page ${step.page} · ` : ''}
+					{step.label}
+				</span>
+				{isWorst ? <Badge variant="error">Biggest drop</Badge> : null}
 			</span>
 			<span aria-hidden className="order-last col-span-2 h-2 rounded-full bg-muted sm:order-none sm:col-span-1">
 				<span
@@ -103,11 +106,10 @@ function StepRow({
 				/>
 			</span>
 			<span className="flex items-center justify-end gap-2 text-sm tabular-nums">
-				<span>{numberFormat.format(step.reached)} reached</span>
-				<span className="w-24 text-right text-muted-foreground">
+				<span className="w-28 text-right">{numberFormat.format(step.reached)} reached</span>
+				<span className="w-20 text-right text-muted-foreground">
 					{step.dropOff === null ? '—' : `${percentFormat.format(step.dropOff)} left`}
 				</span>
-				{isWorst ? <Badge variant="error">Biggest drop</Badge> : null}
 			</span>
 		</div>
 	)

@@ -6,6 +6,7 @@ import {
 	templateQuestions,
 } from '@blocksmith/contracts/form-templates.ts'
 import { Briefcase, Bug, CalendarCheck, FilePlus2, Gauge, Handshake, type LucideIcon, Mail, Target } from 'lucide-react'
+import { Badge } from '#src/components/ui/badge.tsx'
 import { cn } from '#src/components/ui/cn.ts'
 import { Spinner } from '#src/components/ui/spinner.tsx'
 
@@ -25,10 +26,10 @@ const icons: Record<FormTemplateId, LucideIcon> = {
 /** The questions a card lists before "and N more". */
 const listedQuestions = 4
 
-/** What a template asks, in a line: "Name, Email, Topic and 2 more". */
+/** What a template asks, in a line: "Name · Email · Topic and 2 more" (labels may hold commas and question marks). */
 export function templateAsks(template: FormTemplate): string {
 	const labels = templateQuestions(template).map((question) => question.label)
-	const shown = labels.slice(0, listedQuestions).join(', ')
+	const shown = labels.slice(0, listedQuestions).join(' · ')
 	const rest = labels.length - listedQuestions
 	return rest > 0 ? `${shown} and ${rest} more` : shown
 }
@@ -66,7 +67,8 @@ export function TemplateGallery({ onPick, pending, className }: TemplateGalleryP
 							icon={icons[template.id]}
 							name={template.name}
 							description={template.description}
-							asks={pages > 1 ? `${templateAsks(template)} · ${pages} pages` : templateAsks(template)}
+							asks={templateAsks(template)}
+							pages={pages}
 							isPending={pending === template.id}
 							isDisabled={isBusy}
 							onClick={() => onPick(template.id)}
@@ -83,12 +85,23 @@ type GalleryCardProps = {
 	name: string
 	description: string
 	asks: string | null
+	/** Shown when more than one. */
+	pages?: number
 	isPending: boolean
 	isDisabled: boolean
 	onClick: () => void
 }
 
-function GalleryCard({ icon: Icon, name, description, asks, isPending, isDisabled, onClick }: GalleryCardProps) {
+function GalleryCard({
+	icon: Icon,
+	name,
+	description,
+	asks,
+	pages = 1,
+	isPending,
+	isDisabled,
+	onClick,
+}: GalleryCardProps) {
 	return (
 		<button
 			type="button"
@@ -107,6 +120,11 @@ function GalleryCard({ icon: Icon, name, description, asks, isPending, isDisable
 					{isPending ? <Spinner className="size-4" /> : <Icon aria-hidden className="size-4 text-primary" />}
 				</span>
 				<span className="font-semibold text-sm">{name}</span>
+				{pages > 1 ? (
+					<Badge variant="neutral" className="ml-auto">
+						{pages} pages
+					</Badge>
+				) : null}
 			</span>
 			<span className="text-muted-foreground text-sm">{description}</span>
 			{asks ? (

@@ -33,7 +33,7 @@ describe('the forms list', () => {
 		expect(within(gallery).getAllByRole('button')).toHaveLength(8)
 		const card = within(gallery).getByRole('button', { name: /^Job application/ })
 		expect(card).toHaveTextContent(
-			'Asks: Full name, Email, Phone, Which role are you applying for? and 9 more · 3 pages',
+			'3 pagesTake applications over three pages: about you, your experience, your availability.Asks: Full name · Email · Phone · Which role are you applying for? and 9 more',
 		)
 		expect(screen.getByRole('radio', { name: /Create a new database for it/ })).toBeChecked()
 		await user.click(within(gallery).getByRole('button', { name: /^Contact form/ }))
