@@ -23,7 +23,7 @@ export function useChoiceLoader(
 	return loadChoices ?? (isLive ? liveLoader : undefined)
 }
 
-/** An uploader per file field: live, straight to storage by a signed address; in a preview, nothing sent. */
+/** An uploader per file or signature field: live, straight to storage by a signed address; in a preview, nothing sent. */
 export function useUploaders(
 	fields: PublicField[],
 	isLive: boolean,
@@ -33,7 +33,7 @@ export function useUploaders(
 	return useMemo(() => {
 		const byField = new Map<string, UploadFile>()
 		for (const field of fields) {
-			if (field.kind !== 'files') {
+			if (field.kind !== 'files' && field.kind !== 'signature') {
 				continue
 			}
 			byField.set(
