@@ -98,6 +98,8 @@ function pickByLetter(keys: ScreenKeys, index: number): boolean {
 		)
 	} else {
 		onChange(option)
+		// The focus goes to the chosen radio, as a click puts it, so the arrows move on from there.
+		keys.screen?.querySelectorAll<HTMLInputElement>('input[type="radio"]')[index]?.focus()
 	}
 	return true
 }
@@ -117,6 +119,8 @@ function pickByDigit(keys: ScreenKeys, digit: number, now: number): boolean {
 		return false
 	}
 	onChange(String(points))
+	// As after a letter: the arrows go on from the chosen point, not from where the focus was.
+	keys.screen?.querySelector<HTMLInputElement>(`input[type="radio"][value="${points}"]`)?.focus()
 	return true
 }
 
