@@ -1,6 +1,6 @@
 import { isContent } from '@blocksmith/contracts/form-pages.ts'
 import { fillPlaceholders } from '@blocksmith/contracts/form-thanks.ts'
-import type { PublicField } from '@blocksmith/contracts/forms.ts'
+import type { PublicField, PublicForm } from '@blocksmith/contracts/forms.ts'
 import { type FormEvent, lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { sendViewEvent } from '../public/public-api.ts'
 import { useReach } from '../public/reach.ts'
@@ -12,14 +12,14 @@ import {
 	type DraftValue,
 	type DraftValues,
 } from './fields/field-values.ts'
+import type { LoadChoices } from './fields/reference-field.tsx'
 import { newIdempotencyKey, portalIdentityFromUrl, startingState, writeDraft } from './form-draft.ts'
 import type { Engine } from './form-engine.ts'
 import { buildFlow, progressOf, resolveTrail, type Screen } from './form-flow.ts'
 import { useBusyFields, useChoiceLoader, useKeys, useUploaders } from './form-loaders.ts'
 import { FormCard, FormNotice } from './form-parts.tsx'
 import { FormScreen } from './form-screen.tsx'
-import type { FormSubmitOutcome, RenderToken, Unavailable } from './form-submit.ts'
-import type { FormViewProps } from './form-view.tsx'
+import type { FormAnswers, FormSubmitOutcome, RenderToken, Unavailable } from './form-submit.ts'
 
 // Sending (with its retries and messages) and the keys of one question at a time load apart from
 // the page, which has a budget of 100 KB: sending once the visitor starts answering, the keys only
@@ -28,6 +28,30 @@ const loadSending = () =>
 	Promise.all([import('./form-submit.ts'), import('./form-confirmation.tsx')]).then(([sending]) => sending)
 type Sending = Awaited<ReturnType<typeof loadSending>>
 const Confirmation = lazy(() => import('./form-confirmation.tsx').then((m) => ({ default: m.Confirmation })))
+
+export type FormViewProps = {
+	form: PublicForm
+	/**
+	 * live: the published page — sends answers (POST /api/submissions, retried, idempotent), counts
+	 * the view, the start and the steps reached, keeps a draft in localStorage, reads people and
+	 * relation choices. preview: the builder's — no network and no storage at all; submitting
+	 * checks the answers and shows the confirmation.
+	 */
+	mode: 'live' | 'preview'
+	/** Takes over sending in either mode. Throwing shows a generic failure with "Try again". */
+	onSubmit?: (answers: FormAnswers) => Promise<FormSubmitOutcome>
+	/**
+	 * Choices of people and relation fields. Live default: the form's scoped public reads. Preview:
+	 * none unless given. Keep it stable (useCallback): a new function reloads the choices.
+	 */
+	loadChoices?: LoadChoices
+	/** live, password-protected form: the unlock token, sent with answers and choice reads. */
+	unlockToken?: string | null
+	/** live: the server asks for the password again (the unlock token expired). Answers stay in the draft. */
+	onPasswordRequired?: () => void
+	/** The title's heading level: 1 on its own page, 2 inside another page (the builder). */
+	headingLevel?: 1 | 2
+}
 
 const connectionLost =
 	"We couldn't send your answers. Check your connection and try again. Your answers are kept on this device."

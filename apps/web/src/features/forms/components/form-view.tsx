@@ -1,39 +1,14 @@
-import type { PublicForm } from '@blocksmith/contracts/forms.ts'
 import type { LoadChoices } from './fields/reference-field.tsx'
 import { needsEngine, useEngine } from './form-engine.ts'
-import { FormFill } from './form-fill.tsx'
+import { FormFill, type FormViewProps } from './form-fill.tsx'
 import { FormCard, FormNotice, primaryButtonClasses } from './form-parts.tsx'
 import type { FormAnswers, FormSubmitOutcome } from './form-submit.ts'
 
 // The public form's one entry for the page and the builder's preview: it waits for the rules
 // engine when the form needs one (form-engine.ts), then the form is filled in (form-fill.tsx).
 
-export type { FormAnswers, FormSubmitOutcome, LoadChoices }
+export type { FormAnswers, FormSubmitOutcome, FormViewProps, LoadChoices }
 export { FormCard, FormNotice, primaryButtonClasses }
-
-export type FormViewProps = {
-	form: PublicForm
-	/**
-	 * live: the published page — sends answers (POST /api/submissions, retried, idempotent), counts
-	 * the view, the start and the steps reached, keeps a draft in localStorage, reads people and
-	 * relation choices. preview: the builder's — no network and no storage at all; submitting
-	 * checks the answers and shows the confirmation.
-	 */
-	mode: 'live' | 'preview'
-	/** Takes over sending in either mode. Throwing shows a generic failure with "Try again". */
-	onSubmit?: (answers: FormAnswers) => Promise<FormSubmitOutcome>
-	/**
-	 * Choices of people and relation fields. Live default: the form's scoped public reads. Preview:
-	 * none unless given. Keep it stable (useCallback): a new function reloads the choices.
-	 */
-	loadChoices?: LoadChoices
-	/** live, password-protected form: the unlock token, sent with answers and choice reads. */
-	unlockToken?: string | null
-	/** live: the server asks for the password again (the unlock token expired). Answers stay in the draft. */
-	onPasswordRequired?: () => void
-	/** The title's heading level: 1 on its own page, 2 inside another page (the builder). */
-	headingLevel?: 1 | 2
-}
 
 /**
  * A published form, filled in and sent: a page at a time (page breaks, back and next, jumps by
