@@ -156,7 +156,9 @@ export function FilesField(props: FieldProps) {
 					/>
 					{rules.maxFiles > 1 ? 'Choose files' : 'Choose a file'}
 				</label>
-				<span>{isFull ? 'No more files can be added.' : 'or drop them here'}</span>
+				<span>
+					{isFull ? 'No more files can be added.' : rules.maxFiles > 1 ? 'or drop them here' : 'or drop it here'}
+				</span>
 			</div>
 			{files.length > 0 || items.length > 0 ? (
 				<ul className="grid gap-2" aria-label={`Files of ${field.label}`}>
