@@ -176,8 +176,6 @@ function Answers({ form, submission, lookups }: { form: Form; submission: Submis
 	)
 }
 
-const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 })
-
 function AnswerValue({
 	field,
 	value,
@@ -248,7 +246,13 @@ function AnswerValue({
 			return (
 				<span className="tabular-nums">
 					{field.calculation?.prefix ?? ''}
-					{typeof value === 'number' ? numberFormat.format(value) : String(value)}
+					{typeof value === 'number'
+						? // As many decimals as the calculation keeps: €149.70, not €149.7.
+							new Intl.NumberFormat(undefined, {
+								minimumFractionDigits: field.calculation?.decimals ?? 0,
+								maximumFractionDigits: 6,
+							}).format(value)
+						: String(value)}
 					{field.calculation?.suffix ?? ''}
 				</span>
 			)
