@@ -234,7 +234,7 @@ export async function formAnalytics(
  * and calculated questions are never on screen, so they are no steps. Each step's drop-off is the
  * share of its visits that did not reach the next step (after the last: did not submit).
  */
-export function dropOffSteps(
+function dropOffSteps(
 	fields: FormField[],
 	reached: ReadonlyMap<string, number>,
 	totals: { views: number; submissions: number },

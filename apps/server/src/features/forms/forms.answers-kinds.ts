@@ -43,7 +43,7 @@ export function choicesOf(field: FormField, property: Property | undefined): str
 }
 
 /** The whole numbers a rating, scale or NPS question takes. */
-export function scaleRangeOf(field: FormField): { min: number; max: number } {
+function scaleRangeOf(field: FormField): { min: number; max: number } {
 	if (field.kind === 'nps') {
 		return { min: 0, max: 10 }
 	}
@@ -52,7 +52,7 @@ export function scaleRangeOf(field: FormField): { min: number; max: number } {
 }
 
 /** The most characters a text question takes: its own limit, never past the kind's. */
-export function textLimitOf(field: FormField): number {
+function textLimitOf(field: FormField): number {
 	const kindLimit = field.kind === 'long_text' ? answerLimits.longTextChars : answerLimits.shortTextChars
 	return Math.min(field.maxLength ?? kindLimit, kindLimit)
 }

@@ -19,7 +19,7 @@ export function fieldAsset(fieldId: string): PageAsset {
 }
 
 /** The browser bar's colour when the form has no accent: the product's indigo (as index.html). */
-export const defaultThemeColor = '#4338ca'
+const defaultThemeColor = '#4338ca'
 
 /** Limits on fetching a linked SVG: a slow or huge image must not hold up the page. */
 const svgFetchLimits = { timeoutMs: 3000, maxBytes: 256 * 1024 }

@@ -18,7 +18,7 @@ import { createLocalDatabase, createLocalWorkspace } from '#src/workspaces/works
 // runs all of it in one transaction with the form itself (forms.service.ts).
 
 /** The name of the built-in workspace made for a form when the organization has none. */
-export const formsWorkspaceName = 'Forms'
+const formsWorkspaceName = 'Forms'
 
 /** The properties a template's questions write: the title first (as databases list it), then in the form's order. */
 export function templatePropertyInputs(template: FormTemplate): PropertyInput[] {

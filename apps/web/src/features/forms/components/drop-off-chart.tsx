@@ -17,7 +17,7 @@ function lost(step: Step): number {
 }
 
 /** The step that lost the most visits (the first of equals); none when nothing was lost. */
-export function biggestDrop(steps: Step[]): Step | null {
+function biggestDrop(steps: Step[]): Step | null {
 	let worst: Step | null = null
 	for (const step of steps) {
 		if (lost(step) > 0 && (!worst || lost(step) > lost(worst))) {

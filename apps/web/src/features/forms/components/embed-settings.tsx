@@ -22,7 +22,7 @@ function escapeText(value: string): string {
 }
 
 /** The inline, popup and full-page codes for the form's public address. */
-export function snippetsFor(form: Pick<Form, 'id' | 'slug' | 'name'>): Snippet[] {
+function snippetsFor(form: Pick<Form, 'id' | 'slug' | 'name'>): Snippet[] {
 	const url = publicUrl(form)
 	const title = escapeAttribute(form.name)
 	const script = `<script src="${window.location.origin}/embed.js" async></script>`

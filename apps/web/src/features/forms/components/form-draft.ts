@@ -24,7 +24,7 @@ export type Draft = {
 	trail?: string[]
 }
 
-export function readDraft(formId: string): Draft | null {
+function readDraft(formId: string): Draft | null {
 	try {
 		const raw = window.localStorage.getItem(draftKeyPrefix + formId)
 		const draft = raw ? (JSON.parse(raw) as Partial<Draft>) : null
@@ -96,7 +96,7 @@ function prefillParam(field: PublicField): string {
 }
 
 /** Values for the fields whose parameter is in the page's address, in their inputs' shapes. */
-export function valuesFromUrl(fields: PublicField[], search: string): DraftValues {
+function valuesFromUrl(fields: PublicField[], search: string): DraftValues {
 	const params = new URLSearchParams(search)
 	const values: DraftValues = {}
 	for (const field of fields) {

@@ -40,7 +40,7 @@ let loaded: Engine | null = null
 let loading: Promise<Engine> | null = null
 
 /** Loads the engine once; later calls get the same promise (or module). */
-export function loadEngine(): Promise<Engine> {
+function loadEngine(): Promise<Engine> {
 	loading ??= import('@blocksmith/contracts/form-rules.ts').then(
 		(module) => {
 			loaded = module

@@ -4,6 +4,7 @@ import type { PublicField, PublicForm } from '@blocksmith/contracts/forms.ts'
 import { type FormEvent, lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { sendViewEvent } from '../public/public-api.ts'
 import { useReach } from '../public/reach.ts'
+import { calculatedValue } from './fields/calculated-field.tsx'
 import { ContentBlock, fieldComponent } from './fields/field-component.tsx'
 import {
 	browserTimeZone,
@@ -434,7 +435,11 @@ export function FormFill({
 				field,
 				{
 					field,
-					value: values[field.id] ?? '',
+					// A calculated field shows what the rules module worked out, never a typed value.
+					value:
+						field.kind === 'calculated'
+							? calculatedValue(flow.evaluation.calculated[field.id])
+							: (values[field.id] ?? ''),
 					onChange: (value) => change(field.id, value),
 					error: errors[field.id],
 					controlId: controlId(field.id),

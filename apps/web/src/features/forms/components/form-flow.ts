@@ -20,7 +20,7 @@ export type Screen = {
 }
 
 /** Where Next leads: another screen, or the end (the screen shows Submit). */
-export type Next = { screen: Screen } | { end: true }
+type Next = { screen: Screen } | { end: true }
 
 export type Flow = {
 	evaluation: FormEvaluation

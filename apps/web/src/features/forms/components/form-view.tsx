@@ -1,14 +1,13 @@
 import type { LoadChoices } from './fields/reference-field.tsx'
 import { needsEngine, useEngine } from './form-engine.ts'
 import { FormFill, type FormViewProps } from './form-fill.tsx'
-import { FormCard, FormNotice, primaryButtonClasses } from './form-parts.tsx'
-import type { FormAnswers, FormSubmitOutcome } from './form-submit.ts'
+import { FormCard, primaryButtonClasses } from './form-parts.tsx'
+import type { FormSubmitOutcome } from './form-submit.ts'
 
 // The public form's one entry for the page and the builder's preview: it waits for the rules
 // engine when the form needs one (form-engine.ts), then the form is filled in (form-fill.tsx).
 
-export type { FormAnswers, FormSubmitOutcome, FormViewProps, LoadChoices }
-export { FormCard, FormNotice, primaryButtonClasses }
+export type { FormSubmitOutcome, FormViewProps, LoadChoices }
 
 /**
  * A published form, filled in and sent: a page at a time (page breaks, back and next, jumps by

@@ -35,11 +35,14 @@ const lettered: ReadonlySet<string> = new Set(['select', 'status', 'multi_select
 const numbered: ReadonlySet<string> = new Set(['rating', 'scale', 'nps'])
 
 /** The letter that picks the choice at `index` (A for the first). */
-export function choiceLetter(index: number): string {
+function choiceLetter(index: number): string {
 	return String.fromCharCode(65 + index)
 }
 
-/** The words under a question that say which keys answer it, or null when none do. */
+/**
+ * The words under a question that say which keys answer it, or null when none do.
+ * @public loaded lazily by form-loaders.ts, which knip does not follow.
+ */
 export function keyHint(field: PublicField | undefined): string | null {
 	if (!field) {
 		return null
@@ -58,7 +61,7 @@ export function keyHint(field: PublicField | undefined): string | null {
 	return null
 }
 
-export type ScreenKeys = {
+type ScreenKeys = {
 	/** The question on the screen, if any. */
 	question: PublicField | undefined
 	value: DraftValue | undefined
@@ -124,7 +127,10 @@ function pickByDigit(keys: ScreenKeys, digit: number, now: number): boolean {
 	return true
 }
 
-/** The screen's keys: call from the form's onKeyDown; it prevents the default of what it handles. */
+/**
+ * The screen's keys: call from the form's onKeyDown; it prevents the default of what it handles.
+ * @public loaded lazily by form-loaders.ts, which knip does not follow.
+ */
 export function handleScreenKey(event: KeyboardEvent<HTMLElement>, keys: ScreenKeys): void {
 	const target = event.target as HTMLElement
 	if (event.defaultPrevented || event.nativeEvent.isComposing || event.ctrlKey || event.metaKey || event.altKey) {

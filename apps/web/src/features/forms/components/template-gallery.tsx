@@ -27,7 +27,7 @@ const icons: Record<FormTemplateId, LucideIcon> = {
 const listedQuestions = 4
 
 /** What a template asks, in a line: "Name · Email · Topic and 2 more" (labels may hold commas and question marks). */
-export function templateAsks(template: FormTemplate): string {
+function templateAsks(template: FormTemplate): string {
 	const labels = templateQuestions(template).map((question) => question.label)
 	const shown = labels.slice(0, listedQuestions).join(' · ')
 	const rest = labels.length - listedQuestions

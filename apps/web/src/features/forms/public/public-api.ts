@@ -157,7 +157,7 @@ function scopedQuery(scope: string, entries: Record<string, string | undefined>)
  * The people a form's people question offers (names only). With `field`, only that question's
  * (its chosen people; for a search-only one, the matches of `search`, none under two characters).
  */
-export function fetchPeople(
+function fetchPeople(
 	tool: WorkspaceTool,
 	scope: string,
 	signal?: AbortSignal,
@@ -169,7 +169,7 @@ export function fetchPeople(
 }
 
 /** The related rows a form's relation question offers (titles only); with `field`, only that question's. */
-export function fetchRelationChoices(
+function fetchRelationChoices(
 	tool: WorkspaceTool,
 	scope: string,
 	databaseId: string,

@@ -37,7 +37,7 @@ function send(body: string): void {
 	}).catch(() => {})
 }
 
-export function createReachReporter(formId: string): ReachReporter {
+function createReachReporter(formId: string): ReachReporter {
 	const reported = new Set<string>()
 	let waiting: string[] = []
 	let timer: ReturnType<typeof setTimeout> | null = null

@@ -23,6 +23,14 @@ export type FieldProps = {
 	onBusyChange?: ((isBusy: boolean) => void) | undefined
 }
 
+/** One person or row to choose (people and relation questions). */
+export type FormChoice = { id: string; label: string }
+
+/** Choices of a people or relation field matching `search` ('' for the first ones). */
+export type LoadChoices = (field: PublicField, search: string, signal: AbortSignal) => Promise<FormChoice[]>
+
+export type ReferenceFieldProps = FieldProps & { loadChoices: LoadChoices | undefined }
+
 export type UploadFile = (
 	file: File,
 	onProgress: (fraction: number) => void,

@@ -1,20 +1,22 @@
-import type { PublicField } from '@blocksmith/contracts/forms.ts'
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { controlClasses } from '#src/components/ui/control-classes.ts'
-import { describedBy, type FieldProps, GroupFrame, OptionRow } from './field-frame.tsx'
+import {
+	describedBy,
+	type FormChoice,
+	GroupFrame,
+	type LoadChoices,
+	OptionRow,
+	type ReferenceFieldProps,
+} from './field-frame.tsx'
 import { chosenOf } from './field-values.ts'
+
+export type { LoadChoices }
 
 // People and relation fields: the choices live in the workspace (members, rows of the related
 // database), so they are searched rather than listed in full. Several may be chosen; the answer
 // is their ids. What is chosen stays at the top of the list whatever the search shows. A
 // search-only question (its owner's choice) lists nothing until two letters are typed, then at
 // most ten matches, in an ARIA combobox.
-
-/** One person or row to choose. */
-export type FormChoice = { id: string; label: string }
-
-/** Choices of a people or relation field matching `search` ('' for the first ones). */
-export type LoadChoices = (field: PublicField, search: string, signal: AbortSignal) => Promise<FormChoice[]>
 
 /** A wait after typing before searching, so a word is one request rather than one per letter. */
 const searchDelayMs = 250
@@ -23,8 +25,6 @@ const searchDelayMs = 250
 const choicesLimit = 100
 
 type Loaded = { status: 'loading' } | { status: 'ready'; choices: FormChoice[] } | { status: 'failed' }
-
-export type ReferenceFieldProps = FieldProps & { loadChoices: LoadChoices | undefined }
 
 /** A people or relation question: a searchable list, or (search-only) a combobox that lists nothing until searched. */
 export function ReferenceField(props: ReferenceFieldProps) {

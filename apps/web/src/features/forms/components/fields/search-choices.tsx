@@ -1,8 +1,7 @@
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react'
 import { controlClasses } from '#src/components/ui/control-classes.ts'
-import { describedBy, FieldFrame } from './field-frame.tsx'
+import { describedBy, FieldFrame, type FormChoice, type ReferenceFieldProps } from './field-frame.tsx'
 import { chosenOf } from './field-values.ts'
-import type { FormChoice, ReferenceFieldProps } from './reference-field.tsx'
 
 // A search-only people or relation question (its owner's choice, so visitors never see the whole
 // list): loaded only by forms that have one, to keep the public page small.
