@@ -9,6 +9,7 @@ import { createFakeNotion } from '../server/src/test/fake-notion/fake-notion.ts'
 import { chromiumFlags, findChromium } from './chromium.ts'
 import { createHttpApi, randomClientIp } from './http-api.ts'
 import { waitForMail } from './mail.ts'
+import { formShots, seedFormShots } from './screenshots-forms.ts'
 import { invoiceShots, seedInvoices, startShotsStripe } from './screenshots-invoices.ts'
 import { portalShots, seedPortal } from './screenshots-portals.ts'
 import { buildWebIfStale, repoDir, type ServerUnderTest, startServer } from './server-process.ts'
@@ -190,6 +191,7 @@ try {
 		dataDir,
 		await uploadImage(api, baseUrl, ada.token, 'portal-logo.png', logoPng()),
 	)
+	const formsPart3 = await seedFormShots(api, baseUrl, dataDir)
 
 	// Mary owns "Celestial Mechanics", an organization of its own whose subscription she paused:
 	// a trial cannot be paused, so billing starts first (the local provider takes no payment).
@@ -518,6 +520,7 @@ try {
 			ready: heading(forms.partnerTitle),
 			viewports: ['desktop', 'phone'],
 		},
+		...formShots(formsPart3),
 		{
 			name: 'public-form-unavailable',
 			caption: 'A public form link (/forms/abc) that is not published',
