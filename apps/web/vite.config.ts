@@ -56,7 +56,7 @@ export default defineConfig({
 					// gzip context: a kilobyte or two on every first load. These groups keep each library
 					// whole. The form and portal pages share only the React group: the other two never reach them.
 					groups: [
-						{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+						{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|vite[\\/]preload-helper/ },
 						{ name: 'router', test: /node_modules[\\/]react-router[\\/]/ },
 						{
 							name: 'ui',

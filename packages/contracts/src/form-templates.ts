@@ -1,4 +1,5 @@
 import type { ContentKind, QuestionKind } from './form-kinds.ts'
+import type { FormTemplateId } from './form-template-ids.ts'
 import type { WritablePropertyType } from './workspaces.ts'
 
 // The form templates of the gallery (issue 19). Their questions and the properties those write are
@@ -6,17 +7,7 @@ import type { WritablePropertyType } from './workspaces.ts'
 // no zod: the web bundle reads it as is, and the server turns each item into a field through
 // `formFieldSchema` (so every key the schema adds later has its default).
 
-/** The templates, by id. */
-export const formTemplateIds = [
-	'contact',
-	'lead_capture',
-	'feedback_nps',
-	'event_registration',
-	'job_application',
-	'client_onboarding',
-	'bug_report',
-] as const
-export type FormTemplateId = (typeof formTemplateIds)[number]
+export { type FormTemplateId, formTemplateIds } from './form-template-ids.ts'
 
 /** The property a question writes on a new built-in database (select options come from its `choices`). */
 export type TemplateProperty = { name: string; type: WritablePropertyType; format?: string }

@@ -29,7 +29,8 @@ describe('the forms list', () => {
 		const { user, router } = renderPage(FormsPage, '/forms', '/forms')
 		expect(await screen.findByRole('heading', { name: 'No forms yet' })).toBeInTheDocument()
 		// The empty page is the gallery: scratch and the seven templates, each saying what it asks.
-		const gallery = screen.getByRole('list', { name: 'Templates' })
+		// The chooser (and its templates) loads after the page: found, not got.
+		const gallery = await screen.findByRole('list', { name: 'Templates' })
 		expect(within(gallery).getAllByRole('button')).toHaveLength(8)
 		const card = within(gallery).getByRole('button', { name: /^Job application/ })
 		expect(card).toHaveTextContent(
@@ -64,7 +65,7 @@ describe('the forms list', () => {
 		const { user, router } = renderPage(FormsPage, '/forms', '/forms')
 		await user.click(await screen.findByRole('button', { name: 'New form' }))
 		const dialog = await screen.findByRole('dialog', { name: 'New form' })
-		await user.click(within(dialog).getByRole('radio', { name: /Use an existing database/ }))
+		await user.click(await within(dialog).findByRole('radio', { name: /Use an existing database/ }))
 		await user.click(await within(dialog).findByRole('combobox', { name: 'Database' }))
 		await user.click(await screen.findByRole('option', { name: 'Leads' }))
 		await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'Enquiries')
