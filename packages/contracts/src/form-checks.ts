@@ -1,5 +1,5 @@
 import { calculationInputs, calculationProblems } from './form-calc.ts'
-import { valueProblem } from './form-conditions.ts'
+import { valueProblem } from './form-condition-values.ts'
 import type { FieldKind } from './form-kinds.ts'
 import { formPages, isContent, jumpProblems, pageIndexByField, placeJump } from './form-pages.ts'
 import type { Calculation, LogicProblem, LogicRule } from './form-rule-types.ts'

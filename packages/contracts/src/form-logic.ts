@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { valueProblem } from './form-conditions.ts'
+import { valueProblem } from './form-condition-values.ts'
 import { type Condition, conditionOperators, type FormLogic, type LogicRule, logicActions } from './form-rule-types.ts'
 
 // The schemas of form rules, for the API and the builder. What the rules mean, and the code that

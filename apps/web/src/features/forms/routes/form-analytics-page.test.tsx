@@ -83,7 +83,8 @@ function withSteps(list: FormAnalytics['steps']) {
 test('drop-off: questions under their page, reached and the share that left, the biggest drop marked', async () => {
 	withSteps(steps)
 	const section = await screen.findByRole('region', { name: 'Drop-off' })
-	const pageTwo = within(section).getByRole('region', { name: 'Page 2: Your experience' })
+	// The bars load after the page (a chunk of their own): found, not got.
+	const pageTwo = await within(section).findByRole('region', { name: 'Page 2: Your experience' })
 	const rows = within(pageTwo).getAllByRole('listitem')
 	expect(rows.map((row) => row.textContent)).toEqual([
 		expect.stringMatching(/Résumé.*Biggest drop.*6 reached.*100% left/),
@@ -102,6 +103,6 @@ test('drop-off: questions under their page, reached and the share that left, the
 test('drop-off before any visit reached a question says so, instead of empty bars', async () => {
 	withSteps(steps.map((step) => ({ ...step, reached: step.kind === 'page' && step.page === 1 ? 3 : 0, dropOff: null })))
 	const section = await screen.findByRole('region', { name: 'Drop-off' })
-	expect(within(section).getByText('No visits reached a question yet')).toBeInTheDocument()
+	expect(await within(section).findByText('No visits reached a question yet')).toBeInTheDocument()
 	expect(within(section).queryByRole('listitem')).toBeNull()
 })

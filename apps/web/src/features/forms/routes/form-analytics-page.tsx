@@ -9,11 +9,12 @@ import { Skeleton, SkeletonGroup } from '#src/components/ui/skeleton.tsx'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '#src/components/ui/table.tsx'
 import { errorMessage } from '#src/lib/api-client.ts'
 import { type AnalyticsRange, analyticsQuery } from '../api/forms.ts'
-import { DropOffChart } from '../components/drop-off-chart.tsx'
 import { FormGate, FormHeader } from '../components/form-frame.tsx'
 
 // Recharts is the largest library of the builder: it downloads with the chart, on this page only.
 const DailyChart = lazy(() => import('../components/daily-chart.tsx').then((m) => ({ default: m.DailyChart })))
+// Below the daily figures: the drop-off bars load with the chart rather than before the page shows.
+const DropOffChart = lazy(() => import('../components/drop-off-chart.tsx').then((m) => ({ default: m.DropOffChart })))
 
 const rangeDays = [7, 30, 90] as const
 type RangeDays = (typeof rangeDays)[number]
@@ -151,7 +152,9 @@ function Analytics({ form }: { form: Form }) {
 								further (after the last question: did not submit). No answers are sent to count this.
 							</p>
 						</div>
-						<DropOffChart steps={data.steps} />
+						<Suspense fallback={<Skeleton className="h-40 w-full" />}>
+							<DropOffChart steps={data.steps} />
+						</Suspense>
 					</section>
 				</div>
 			)}
