@@ -2,21 +2,24 @@ import { type FieldKind, isContentKind } from '@blocksmith/contracts/form-kinds.
 import { type FormField, fieldKindsFor, prefillParamOf } from '@blocksmith/contracts/forms.ts'
 import type { Database, Property, WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
 import { Copy } from 'lucide-react'
-import { useId } from 'react'
+import { Suspense, useId } from 'react'
 import { toast } from 'sonner'
 import { Button } from '#src/components/ui/button.tsx'
 import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
+import { Skeleton } from '#src/components/ui/skeleton.tsx'
 import { Switch } from '#src/components/ui/switch.tsx'
 import { Textarea } from '#src/components/ui/textarea.tsx'
 import { typeLabels } from '#src/workspaces/lib/values.ts'
 import { type DraftErrors, kindLabels, switchKind } from '../lib/draft.ts'
-import { CalculatedSettings } from './builder/calculated-settings.tsx'
-import { ChoiceScopeSettings } from './builder/choice-scope-settings.tsx'
 import { ContentSettings } from './builder/content-settings.tsx'
-import { KindSettings } from './builder/kind-settings.tsx'
-import { DefaultValueInput } from './default-value-input.tsx'
-import { FileRulesSettings } from './file-rules-settings.tsx'
+import {
+	CalculatedSettings,
+	ChoiceScopeSettings,
+	DefaultValueInput,
+	FileRulesSettings,
+	KindSettings,
+} from './builder/lazy-editors.tsx'
 import type { LocalUploads } from './page-settings.tsx'
 
 type FieldSettingsProps = {
@@ -217,33 +220,35 @@ function QuestionSettings({
 					/>
 				</Field>
 			) : null}
-			<KindSettings field={field} error={error} onChange={onChange} />
-			{isCalculated ? (
-				<CalculatedSettings
-					field={field}
-					fields={fields}
-					properties={database?.properties ?? []}
-					error={error}
-					onChange={onChange}
-				/>
-			) : null}
-			{field.kind === 'relation' || field.kind === 'people' ? (
-				<ChoiceScopeSettings
-					field={field}
-					property={property}
-					tool={tool}
-					workspaceId={workspaceId}
-					error={error}
-					onChange={onChange}
-				/>
-			) : null}
-			{field.kind === 'files' ? (
-				<FileRulesSettings
-					field={field}
-					errorOf={(key) => error(`fileRules.${key}`) ?? error('fileRules')}
-					onChange={(fileRules, path) => onChange({ fileRules }, path)}
-				/>
-			) : null}
+			<Suspense fallback={<Skeleton className="h-24 w-full" />}>
+				<KindSettings field={field} error={error} onChange={onChange} />
+				{isCalculated ? (
+					<CalculatedSettings
+						field={field}
+						fields={fields}
+						properties={database?.properties ?? []}
+						error={error}
+						onChange={onChange}
+					/>
+				) : null}
+				{field.kind === 'relation' || field.kind === 'people' ? (
+					<ChoiceScopeSettings
+						field={field}
+						property={property}
+						tool={tool}
+						workspaceId={workspaceId}
+						error={error}
+						onChange={onChange}
+					/>
+				) : null}
+				{field.kind === 'files' ? (
+					<FileRulesSettings
+						field={field}
+						errorOf={(key) => error(`fileRules.${key}`) ?? error('fileRules')}
+						onChange={(fileRules, path) => onChange({ fileRules }, path)}
+					/>
+				) : null}
+			</Suspense>
 			{kindsWithoutPrefill.includes(field.kind) ? null : (
 				<Prefill
 					field={field}
@@ -324,15 +329,17 @@ function Prefill({
 					<Copy aria-hidden /> Copy
 				</Button>
 			</div>
-			<DefaultValueInput
-				key={`${field.kind}-${field.includeTime}`}
-				field={field}
-				property={property}
-				tool={tool}
-				workspaceId={workspaceId}
-				error={error('defaultValue')}
-				onChange={(value) => onChange({ defaultValue: value }, 'defaultValue')}
-			/>
+			<Suspense fallback={<Skeleton className="h-9 w-full" />}>
+				<DefaultValueInput
+					key={`${field.kind}-${field.includeTime}`}
+					field={field}
+					property={property}
+					tool={tool}
+					workspaceId={workspaceId}
+					error={error('defaultValue')}
+					onChange={(value) => onChange({ defaultValue: value }, 'defaultValue')}
+				/>
+			</Suspense>
 		</>
 	)
 }

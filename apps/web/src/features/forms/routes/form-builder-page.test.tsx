@@ -297,7 +297,9 @@ describe('the form builder', () => {
 		const server = formServer()
 		const { user } = renderBuilder()
 		await user.click(await screen.findByRole('tab', { name: 'Logic' }, firstRender))
-		screen.getByRole('button', { name: 'Add rule' }).focus()
+		// The Logic tab loads after the builder: found, not got.
+		const addRule = await screen.findByRole('button', { name: 'Add rule' })
+		addRule.focus()
 		await user.keyboard('{Enter}')
 		const action = await screen.findByRole('combobox', { name: 'Action of rule 1' })
 		await waitFor(() => expect(action).toHaveFocus())

@@ -2,7 +2,7 @@ import type { Form, FormField, FormPage, FormTheme } from '@blocksmith/contracts
 import type { Database } from '@blocksmith/contracts/workspaces.ts'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Globe, GlobeLock } from 'lucide-react'
-import { useCallback, useMemo, useRef, useState } from 'react'
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useParams } from 'react-router'
 import { toast } from 'sonner'
 import { SectionTabsList, SettingsAndPreview } from '#src/components/builder-layout.tsx'
@@ -15,12 +15,12 @@ import { ApiError } from '#src/lib/api-client.ts'
 import { useSaveShortcut, useUnsavedChangesGuard } from '#src/lib/use-unsaved-changes.ts'
 import { databaseQuery, workspaceKeys } from '#src/workspaces/api/workspaces.ts'
 import { formKeys, updateForm } from '../api/forms.ts'
+import { LogicEditor, preloadEditors } from '../components/builder/lazy-editors.tsx'
 import { useItemImages } from '../components/builder/use-item-images.ts'
 import { FieldsEditor } from '../components/fields-editor.tsx'
 import { FormGate, FormHeader } from '../components/form-frame.tsx'
 import { FormPreview } from '../components/form-preview.tsx'
 import { FormSettings } from '../components/form-settings.tsx'
-import { LogicEditor } from '../components/logic-editor.tsx'
 import { type LocalUploads, PageSettings, usePageImage } from '../components/page-settings.tsx'
 import { ThemeSettings } from '../components/theme-settings.tsx'
 import {
@@ -70,6 +70,7 @@ function FormBuilder({ form }: { form: Form }) {
 	const [isPreviewShown, setIsPreviewShown] = useState(false)
 	const baseline = useMemo(() => draftFromForm(form), [form])
 	const isDirty = !isSameDraft(draft, baseline)
+	useEffect(preloadEditors, [])
 	const isLocked = !form.databaseId || database.isError
 	const properties = database.data?.properties ?? []
 
@@ -312,13 +313,15 @@ function FormBuilder({ form }: { form: Form }) {
 							)}
 						</TabsContent>
 						<TabsContent value="logic">
-							<LogicEditor
-								logic={draft.logic}
-								fields={draft.fields}
-								properties={properties}
-								errors={errors}
-								onChange={(logic, path) => change({ logic }, path)}
-							/>
+							<Suspense fallback={<Skeleton className="h-40 w-full" />}>
+								<LogicEditor
+									logic={draft.logic}
+									fields={draft.fields}
+									properties={properties}
+									errors={errors}
+									onChange={(logic, path) => change({ logic }, path)}
+								/>
+							</Suspense>
 						</TabsContent>
 						<TabsContent value="page">
 							<PageSettings

@@ -23,7 +23,8 @@ describe('the settings of the new kinds reach the PATCH body', () => {
 		const { user } = renderBuilder()
 		await waitForBuilder()
 		await user.click(screen.getByRole('button', { name: 'Edit Stars' }))
-		await user.selectOptions(screen.getByRole('combobox', { name: 'Number of stars' }), '7')
+		// Each kind's settings load after the builder: found, not got, the first time.
+		await user.selectOptions(await screen.findByRole('combobox', { name: 'Number of stars' }), '7')
 
 		await user.click(screen.getByRole('button', { name: 'Edit Ease' }))
 		await user.selectOptions(screen.getByRole('combobox', { name: 'From' }), '0')
@@ -123,7 +124,7 @@ describe('the settings of the new kinds reach the PATCH body', () => {
 		// A result is never typed: no required switch, no default, no link parameter.
 		expect(screen.queryByRole('switch', { name: 'Required' })).not.toBeInTheDocument()
 		expect(screen.queryByRole('textbox', { name: 'URL parameter' })).not.toBeInTheDocument()
-		const shown = screen.getByRole('switch', { name: 'Show the result to visitors' })
+		const shown = await screen.findByRole('switch', { name: 'Show the result to visitors' })
 		expect(shown).toBeChecked()
 		await user.click(shown)
 

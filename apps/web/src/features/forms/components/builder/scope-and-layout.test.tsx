@@ -21,7 +21,8 @@ describe('choices visitors may see', () => {
 		const { user } = renderBuilder()
 		await waitForBuilder()
 		await user.click(screen.getByRole('button', { name: 'Edit Client' }))
-		const scope = screen.getByRole('group', { name: 'Choices visitors may see' })
+		// The choice scope loads after the builder: found, not got.
+		const scope = await screen.findByRole('group', { name: 'Choices visitors may see' })
 		expect(within(scope).getByRole('radio', { name: /All rows/ })).toBeChecked()
 		await user.click(within(scope).getByRole('radio', { name: /Only rows matching filters/ }))
 		await user.click(await screen.findByRole('button', { name: 'Add filter' }))
@@ -169,10 +170,10 @@ describe('the server’s problems on the new settings', () => {
 		expect(screen.getByRole('textbox', { name: 'Value of filter 1' })).toHaveAttribute('aria-invalid', 'true')
 
 		await user.click(screen.getByRole('button', { name: 'Edit Order' }))
-		expect(screen.getByRole('textbox', { name: 'Choice 2' })).toHaveAccessibleDescription(
+		expect(await screen.findByRole('textbox', { name: 'Choice 2' })).toHaveAccessibleDescription(
 			'Another choice has this name.',
 		)
 		await user.click(screen.getByRole('button', { name: 'Edit Total' }))
-		expect(screen.getByText('The calculation reads a later question.')).toBeInTheDocument()
+		expect(await screen.findByText('The calculation reads a later question.')).toBeInTheDocument()
 	}, 20_000)
 })
