@@ -394,7 +394,7 @@ try {
 				await builderOf('Project intake', 'Brief')(page)
 				// The "created" toast would cover the preview.
 				await page.locator('[data-sonner-toast]').getByRole('button', { name: /close/i }).click()
-				await page.getByRole('button', { name: 'Add field' }).click()
+				await page.getByRole('button', { name: 'Add', exact: true }).click()
 				await page.getByRole('menuitem', { name: /^Client/ }).click()
 				await page.getByText('Visitors will see the names of every row in Clients.').waitFor()
 				// The new field opens with the focus in its label; closed again, the list shows whole.

@@ -76,7 +76,7 @@ test('a form on a database: built, published, filled in by a visitor, delivered 
 	}
 	for (const label of ['Status', 'Assignee', 'Client']) {
 		assert.equal(await fields.getByRole('button', { name: `Edit ${label}`, exact: true }).count(), 0, label)
-		await page.getByRole('button', { name: 'Add field' }).click()
+		await page.getByRole('button', { name: 'Add', exact: true }).click()
 		await page.getByRole('menuitem', { name: new RegExp(`^${label}`) }).click()
 		await fields.getByRole('button', { name: `Edit ${label}`, exact: true }).waitFor()
 	}

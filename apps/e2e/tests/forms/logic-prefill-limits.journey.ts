@@ -49,7 +49,10 @@ test('a rule set in the builder reveals a field, and a hidden field takes its va
 	await builder.getByRole('tab', { name: 'Logic' }).click()
 	await builder.getByRole('button', { name: 'Add rule' }).click()
 	await builder.getByRole('combobox', { name: 'Action of rule 1' }).selectOption({ label: 'Show' })
-	await builder.getByRole('group', { name: 'Fields of rule 1' }).getByRole('checkbox', { name: 'Budget' }).check()
+	await builder
+		.getByRole('group', { name: 'Fields to show in rule 1' })
+		.getByRole('checkbox', { name: 'Budget' })
+		.check()
 	await builder.getByRole('combobox', { name: 'Field of condition 1 of rule 1' }).selectOption({ label: 'Service' })
 	await builder.getByRole('combobox', { name: 'Comparison of condition 1 of rule 1' }).selectOption({ label: 'is' })
 	await builder.getByRole('combobox', { name: 'Value of condition 1 of rule 1' }).selectOption({ label: 'Consulting' })

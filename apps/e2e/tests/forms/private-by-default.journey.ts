@@ -43,7 +43,7 @@ test('a new form on the sample Projects has no relation or people field until th
 	)
 
 	// The owner adds the Client relation: the builder says what every visitor will see.
-	await page.getByRole('button', { name: 'Add field' }).click()
+	await page.getByRole('button', { name: 'Add', exact: true }).click()
 	await page.getByRole('menuitem', { name: /^Client/ }).click()
 	const client = fields.getByRole('button', { name: 'Edit Client', exact: true })
 	await client.waitFor()

@@ -257,7 +257,7 @@ async function buildRequestForm(page: Page): Promise<void> {
 	await page.waitForURL(/\/forms\/[^/]+\/edit$/)
 	const fields = page.getByRole('list', { name: 'Fields' })
 	await fields.getByRole('button', { name: 'Edit Name', exact: true }).waitFor()
-	await page.getByRole('button', { name: 'Add field' }).click()
+	await page.getByRole('button', { name: 'Add', exact: true }).click()
 	await page.getByRole('menuitem', { name: /^Client/ }).click()
 	await fields.getByRole('button', { name: 'Edit Client', exact: true }).waitFor()
 	await page.getByRole('button', { name: 'Save', exact: true }).click()
