@@ -87,10 +87,10 @@ test('drop-off: questions under their page, reached and the share that left, the
 	const pageTwo = await within(section).findByRole('region', { name: 'Page 2: Your experience' })
 	const rows = within(pageTwo).getAllByRole('listitem')
 	expect(rows.map((row) => row.textContent)).toEqual([
-		expect.stringMatching(/Résumé.*Biggest drop.*6 reached.*100% left/),
+		expect.stringMatching(/Résumé.*Biggest drop.*6 reached.*100% dropped/),
 	])
 	expect(within(section).getByRole('region', { name: 'Page 1: Apply to join us' })).toHaveTextContent(
-		/Full name\s*10 reached\s*40% left/,
+		/Full name\s*10 reached\s*40% dropped/,
 	)
 	// Six visits lost on the résumé beat four on the name: it is the one named and marked.
 	expect(section).toHaveTextContent('Biggest drop: Résumé — 6 of 6 visits (100%) went no further.')
