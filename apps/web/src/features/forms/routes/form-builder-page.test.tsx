@@ -160,7 +160,8 @@ describe('the form builder', () => {
 		})
 		const { user } = renderBuilder()
 		await user.click(await screen.findByRole('tab', { name: 'Settings' }, firstRender))
-		const address = screen.getByRole('textbox', { name: 'Custom address' })
+		// The Settings tab loads after the builder: found, not got.
+		const address = await screen.findByRole('textbox', { name: 'Custom address' })
 		await user.type(address, 'Bad Slug')
 		await user.click(screen.getByRole('button', { name: 'Save address' }))
 		expect(address).toHaveAccessibleDescription(/Use lowercase letters, digits and single hyphens/)

@@ -15,14 +15,12 @@ import { ApiError } from '#src/lib/api-client.ts'
 import { useSaveShortcut, useUnsavedChangesGuard } from '#src/lib/use-unsaved-changes.ts'
 import { databaseQuery, workspaceKeys } from '#src/workspaces/api/workspaces.ts'
 import { formKeys, updateForm } from '../api/forms.ts'
-import { LogicEditor, preloadEditors } from '../components/builder/lazy-editors.tsx'
+import { FormSettings, LogicEditor, preloadEditors, ThemeSettings } from '../components/builder/lazy-editors.tsx'
 import { useItemImages } from '../components/builder/use-item-images.ts'
 import { FieldsEditor } from '../components/fields-editor.tsx'
 import { FormGate, FormHeader } from '../components/form-frame.tsx'
 import { FormPreview } from '../components/form-preview.tsx'
-import { FormSettings } from '../components/form-settings.tsx'
 import { type LocalUploads, PageSettings, usePageImage } from '../components/page-settings.tsx'
-import { ThemeSettings } from '../components/theme-settings.tsx'
 import {
 	changesOf,
 	type DraftErrors,
@@ -333,17 +331,21 @@ function FormBuilder({ form }: { form: Form }) {
 							/>
 						</TabsContent>
 						<TabsContent value="theme">
-							<ThemeSettings
-								theme={draft.theme}
-								savedCss={form.theme.customCss}
-								errors={errors}
-								uploads={uploads}
-								onUploaded={onUploaded}
-								onChange={changeTheme}
-							/>
+							<Suspense fallback={<Skeleton className="h-40 w-full" />}>
+								<ThemeSettings
+									theme={draft.theme}
+									savedCss={form.theme.customCss}
+									errors={errors}
+									uploads={uploads}
+									onUploaded={onUploaded}
+									onChange={changeTheme}
+								/>
+							</Suspense>
 						</TabsContent>
 						<TabsContent value="settings">
-							<FormSettings form={form} draft={draft} errors={errors} onChange={change} />
+							<Suspense fallback={<Skeleton className="h-40 w-full" />}>
+								<FormSettings form={form} draft={draft} errors={errors} onChange={change} />
+							</Suspense>
 						</TabsContent>
 					</Tabs>
 				}

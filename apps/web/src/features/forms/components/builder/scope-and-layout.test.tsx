@@ -101,7 +101,7 @@ describe('layout and the small fixes', () => {
 		const { user } = renderBuilder()
 		await waitForBuilder()
 		await user.click(screen.getByRole('tab', { name: 'Settings' }))
-		expect(screen.getByRole('radio', { name: /Classic \(pages\)/ })).toBeChecked()
+		expect(await screen.findByRole('radio', { name: /Classic \(pages\)/ })).toBeChecked()
 		await user.click(screen.getByRole('radio', { name: /One question at a time/ }))
 		await user.click(screen.getByRole('switch', { name: 'Show progress' }))
 		const patch = await saveAndGetPatch(server, user)
