@@ -40,6 +40,7 @@ async function checkReferences(
 	properties: Map<string, Property>,
 	values: RowValues,
 	errors: FieldError[],
+	setByServer: ReadonlySet<string>,
 ): Promise<void> {
 	for (const field of fields) {
 		const property = field.propertyId ? properties.get(field.propertyId) : undefined
@@ -70,7 +71,7 @@ async function checkReferences(
 		}
 		if (known && wanted.some((id) => !known.includes(id))) {
 			errors.push({ field: `answers.${field.id}`, message: `"${field.label}" has a choice that does not exist.` })
-		} else if (await idsOutsideScope(db, orgId, field, property, wanted)) {
+		} else if (!setByServer.has(field.id) && (await idsOutsideScope(db, orgId, field, property, wanted))) {
 			// A choice the question's scope never listed (forms.choices.ts): made up, not picked.
 			errors.push({ field: `answers.${field.id}`, message: `"${field.label}" has a choice this form does not offer.` })
 		}
@@ -92,6 +93,11 @@ export async function validateAnswers(
 	form: { id: string; organizationId: string; tool: string; fields: FormField[]; logic: FormLogic },
 	properties: Property[],
 	answers: Record<string, unknown>,
+	/**
+	 * Questions whose answer the server itself set (a portal member's link): the choices a visitor
+	 * may see do not apply to them, only that the rows exist.
+	 */
+	setByServer: ReadonlySet<string> = new Set(),
 ): Promise<{ answers: Record<string, unknown>; values: RowValues }> {
 	const errors: FieldError[] = []
 	const byField = new Map(form.fields.map((field) => [field.id, field]))
@@ -197,7 +203,7 @@ export async function validateAnswers(
 		}
 	}
 	if (errors.length === 0) {
-		await checkReferences(db, form.organizationId, form.tool, form.fields, byProperty, values, errors)
+		await checkReferences(db, form.organizationId, form.tool, form.fields, byProperty, values, errors, setByServer)
 	}
 	if (errors.length > 0) {
 		throw new AppError('VALIDATION_FAILED', {

@@ -169,14 +169,16 @@ async function checkAnswer(
 	const identity = input.portalToken ? await portalIdentityOf(deps, form, database, input.portalToken) : null
 	// A member's link is theirs to set, not the page's: any answer to the linking field is replaced.
 	const given = { ...input.answers }
+	const setByServer = new Set<string>()
 	for (const field of form.fields) {
 		// Only questions that write a property can be the member's link.
 		const link = field.propertyId ? identity?.values[field.propertyId] : undefined
 		if (link) {
 			given[field.id] = link
+			setByServer.add(field.id)
 		}
 	}
-	const { answers, values } = await validateAnswers(deps.db, form, database.properties, given)
+	const { answers, values } = await validateAnswers(deps.db, form, database.properties, given, setByServer)
 	Object.assign(values, identity?.values)
 	const isSpam = Boolean(input.website?.trim())
 	const limits = limitsOf(form)

@@ -92,6 +92,34 @@ describe('forms in a portal', () => {
 		expect(rows.body.rows[0].values[clientProperty]).toEqual([acme])
 	})
 
+	test('the member’s link stands even when the question’s choices leave their company out', async () => {
+		const { owner, form, portal, member, acme, globex, enquiries, clientProperty } = await setUp()
+		const client = fieldOf(form, 'Client')
+		// Visitors may pick Globex only; the member's company (Acme) is set by the server, not picked.
+		const fields = form.fields.map((field) =>
+			field.id === client.id ? { ...field, choiceScope: { mode: 'subset', ids: [globex] } } : field,
+		)
+		const saved = await t.request('PATCH', `/dashboard/forms/${form.id}`, { token: owner.token, json: { fields } })
+		expect(saved.status).toBe(200)
+		const name = fieldOf(form, 'Name')
+		// Without the portal, Acme is a choice the form does not offer.
+		const outside = await send(form.id, { [name.id]: 'Scoped outside', [client.id]: [acme] })
+		expect(outside.status).toBe(400)
+		expect(outside.body.errors).toEqual([expect.objectContaining({ field: `answers.${client.id}` })])
+		const opened = await open(portal.slug, form.id, member.token)
+		const sent = await send(form.id, { [name.id]: 'Scoped request' }, tokenOf(opened.body.url))
+		expect(sent.status).toBe(201)
+		const rows = await until(
+			'the answer’s row',
+			() =>
+				t.request('GET', `/dashboard/local/databases/${enquiries.id}/rows?search=Scoped%20request`, {
+					token: owner.token,
+				}),
+			(response) => response.body.rows?.length === 1,
+		)
+		expect(rows.body.rows[0].values[clientProperty]).toEqual([acme])
+	})
+
 	test('a form without a field for the link still gets it', async () => {
 		const { owner, form, portal, member, acme, enquiries, clientProperty } = await setUp()
 		const client = fieldOf(form, 'Client')
