@@ -56,6 +56,8 @@ export default defineConfig({
 					// gzip context: a kilobyte or two on every first load. These groups keep each library
 					// whole. The form and portal pages share only the React group: the other two never reach them.
 					groups: [
+						// Vite's preload helper (lazy chunks with their imports) rides with React: the app and the form
+						// page both need it, and alone it was one more file on every first load, /login included.
 						{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|vite[\\/]preload-helper/ },
 						{ name: 'router', test: /node_modules[\\/]react-router[\\/]/ },
 						{
