@@ -67,14 +67,14 @@ export function EmbedSettings({ form }: { form: Form }) {
 			</div>
 			{snippetsFor(form).map((snippet) => (
 				<div key={snippet.name} className="grid gap-1.5">
-					<div className="flex flex-wrap items-center justify-between gap-2">
-						<div>
+					<div className="flex items-start justify-between gap-3">
+						<div className="min-w-0 flex-1">
 							<span id={`${id}-${snippet.name.replaceAll(' ', '-')}`} className="font-medium text-sm">
 								{snippet.name}
 							</span>
 							<p className="text-muted-foreground text-xs">{snippet.description}</p>
 						</div>
-						<Button variant="outline" size="sm" onClick={() => void copy(snippet)}>
+						<Button variant="outline" size="sm" className="shrink-0" onClick={() => void copy(snippet)}>
 							<Copy aria-hidden /> Copy {snippet.name.toLowerCase()} snippet
 						</Button>
 					</div>
@@ -82,7 +82,8 @@ export function EmbedSettings({ form }: { form: Form }) {
 						readOnly
 						aria-labelledby={`${id}-${snippet.name.replaceAll(' ', '-')}`}
 						value={snippet.code}
-						rows={4}
+						// The full-page code is one line, about three once wrapped; the others two lines, about four.
+						rows={snippet.name === 'Full page' ? 3 : 4}
 						className="w-full resize-none rounded-md border bg-muted/40 px-3 py-2 font-mono text-xs"
 						onFocus={(event) => event.currentTarget.select()}
 					/>

@@ -118,7 +118,10 @@ export function FormScreen(props: FormScreenProps) {
 						{props.renderItem(field)}
 					</div>
 				))}
-				{props.hint ? <p className="-mt-3 text-[13px] text-muted-foreground">{props.hint}</p> : null}
+				{/* Keys mean nothing on a touch screen: the hints show only where there is a fine pointer and, likely, a keyboard. */}
+				{props.hint ? (
+					<p className="-mt-3 text-[13px] text-muted-foreground pointer-coarse:hidden">{props.hint}</p>
+				) : null}
 				<Honeypot {...props.honeypot} />
 				<ErrorSummary items={props.invalidFields} onPick={(id) => document.getElementById(id)?.focus()} />
 				{props.formError ? <FormError {...props.formError} /> : null}
@@ -138,7 +141,7 @@ export function FormScreen(props: FormScreenProps) {
 						{isSubmitting ? 'Sending…' : props.isLast ? props.submitLabel : isOneAtATime ? 'OK' : 'Next'}
 					</button>
 					{props.hasKeys && !isSubmitting ? (
-						<span aria-hidden="true" className="text-[13px] text-muted-foreground">
+						<span aria-hidden="true" className="text-[13px] text-muted-foreground pointer-coarse:hidden">
 							or press <kbd className="font-sans font-medium">Enter ↵</kbd>
 						</span>
 					) : null}
