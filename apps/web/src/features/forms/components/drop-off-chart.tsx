@@ -107,7 +107,7 @@ function StepRow({
 			</span>
 			<span className="flex items-center justify-end gap-2 text-sm tabular-nums">
 				<span className="w-28 text-right">{numberFormat.format(step.reached)} reached</span>
-				<span className="w-20 text-right text-muted-foreground">
+				<span className="w-28 whitespace-nowrap text-right text-muted-foreground">
 					{step.dropOff === null ? '—' : `${percentFormat.format(step.dropOff)} dropped`}
 				</span>
 			</span>
