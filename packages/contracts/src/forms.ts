@@ -512,7 +512,14 @@ export const viewsSchema = z.object({
 				formId: z.string().min(1).max(100),
 				kind: viewKindSchema,
 				/** reach: the question or page break reached; a step that is not in the form counts nothing. */
-				step: z.string().min(1).max(64).optional(),
+				step: z
+					.string()
+					.min(1)
+					.max(64)
+					// Counted with the others of its form in one statement: a NUL byte (which PostgreSQL
+					// refuses in text) must not cost them their counts.
+					.refine((step) => !step.includes('\u0000'), 'A step is a question’s or page break’s id.')
+					.optional(),
 			}),
 		)
 		.min(1)
