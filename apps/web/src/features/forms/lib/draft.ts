@@ -1,5 +1,5 @@
-import type { ContentKind, FieldKind, QuestionKind } from '@blocksmith/contracts/form-kinds.ts'
 import { checkLogicReferences } from '@blocksmith/contracts/form-checks.ts'
+import type { ContentKind, FieldKind, QuestionKind } from '@blocksmith/contracts/form-kinds.ts'
 import type { FormLogic } from '@blocksmith/contracts/form-rules.ts'
 import { readableTextOn } from '@blocksmith/contracts/form-theme.ts'
 import {
