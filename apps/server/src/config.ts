@@ -80,6 +80,17 @@ const envSchema = z.object({
 	S3_ACCESS_KEY_ID: z.string().min(1).optional(),
 	S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
 	S3_FORCE_PATH_STYLE: booleanFromEnv.optional(),
+	// Automatic backups of the embedded database (decision 040): a cron expression (UTC), or off.
+	BACKUP_SCHEDULE: z
+		.string()
+		.regex(/^(off|(\S+\s+){4}\S+)$/, 'must be a cron expression of five fields (UTC), or off')
+		.default('0 3 * * *'),
+	BACKUP_KEEP: z.coerce.number().int().min(1).max(365).default(7),
+	BACKUP_DIR: z.string().min(1).optional(),
+	// Days an organization's deletion can be undone before everything of it is purged; fractions allowed.
+	DELETION_GRACE_DAYS: z.coerce.number().min(0).max(365).default(30),
+	// Days an export's download link works.
+	EXPORT_LINK_DAYS: z.coerce.number().min(0.01).max(30).default(7),
 })
 
 export type Config = {
@@ -127,6 +138,15 @@ export type Config = {
 	forms: { minFillSeconds: number; viewFlushMs: number; webhookRetryDelaySeconds: number; webhookAllowPrivate: boolean }
 	/** Where uploaded files live: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/uploads. */
 	s3: S3Config | null
+	/**
+	 * Automatic backups of the embedded database and files (PGlite only; PostgreSQL is backed up
+	 * with its own tools): the schedule (null: off), how many are kept, and where.
+	 */
+	backups: { schedule: string | null; keep: number; dir: string }
+	/** An organization's deletion: days it can be restored before it is purged. */
+	deletion: { graceDays: number }
+	/** An organization's export: days its download link works. */
+	exports: { linkDays: number }
 }
 
 type S3Config = {
@@ -245,6 +265,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 			webhookAllowPrivate: values.WEBHOOK_ALLOW_PRIVATE,
 		},
 		s3,
+		backups: {
+			schedule: values.BACKUP_SCHEDULE === 'off' ? null : values.BACKUP_SCHEDULE,
+			keep: values.BACKUP_KEEP,
+			dir: path.resolve(values.BACKUP_DIR ?? path.join(dataDir, 'backups')),
+		},
+		deletion: { graceDays: values.DELETION_GRACE_DAYS },
+		exports: { linkDays: values.EXPORT_LINK_DAYS },
 	}
 }
 

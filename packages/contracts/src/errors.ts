@@ -44,6 +44,14 @@ export const errorStatusByCode = {
 	FORM_CLOSED: 409,
 	/** The invitation was accepted, revoked or has expired. */
 	INVITATION_UNAVAILABLE: 410,
+	/** The organization is scheduled for deletion: only restoring it and exporting its data are possible. */
+	ORGANIZATION_DELETING: 409,
+	/** The account is the only owner of an organization that has other members: transfer ownership first. */
+	SOLE_OWNER: 409,
+	/** Confirm with a fresh sign-in (an account without a password deleting itself). */
+	REAUTHENTICATE: 403,
+	/** The export's download link has expired; start a new export. */
+	EXPORT_EXPIRED: 410,
 	/** The form was deleted by its owner. */
 	FORM_DELETED: 410,
 	/** The form takes one answer per person, and this person has answered. */

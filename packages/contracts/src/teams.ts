@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { emailSchema, idSchema, passwordSchema } from './common.ts'
+import { organizationDeletionSchema } from './data.ts'
 import { planIdSchema, subscriptionStateSchema } from './subscriptions.ts'
 
 export const roleSchema = z.enum(['owner', 'admin', 'member'])
@@ -64,6 +65,8 @@ export const orgDetailsSchema = z.object({
 	pauseReason: z.enum(['requested', 'trial_ended']).nullable(),
 	trialEndsAt: z.iso.datetime().nullable(),
 	createdAt: z.iso.datetime(),
+	/** Set while the organization is scheduled for deletion (restorable by an owner until `purgeAfter`). */
+	deletion: organizationDeletionSchema.nullable(),
 })
 export type OrgDetails = z.infer<typeof orgDetailsSchema>
 

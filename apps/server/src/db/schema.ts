@@ -1,6 +1,8 @@
 // Every table, for Drizzle's typed queries and drizzle-kit. Tables live beside the module
 // that owns them; this file only re-exports them.
 export * from '#src/core/auth/auth.schema.ts'
+export * from '#src/core/deletion/deletion.schema.ts'
+export * from '#src/core/exports/exports.schema.ts'
 export * from '#src/core/subscriptions/subscriptions.schema.ts'
 export * from '#src/core/uploads/uploads.schema.ts'
 export * from '#src/features/charts/charts.schema.ts'

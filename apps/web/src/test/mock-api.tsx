@@ -33,6 +33,7 @@ export function makeOrgDetails(role: Role, changes: Partial<OrgDetails> = {}): O
 		pauseReason: null,
 		trialEndsAt: null,
 		createdAt: '2026-01-01T10:00:00.000Z',
+		deletion: null,
 		...changes,
 	}
 }

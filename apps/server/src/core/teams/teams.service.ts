@@ -12,6 +12,7 @@ import type { Config } from '#src/config.ts'
 import type { MemberContext } from '#src/core/auth/auth.middleware.ts'
 import { accounts, invitations, members, organizations, sessions, users } from '#src/core/auth/auth.schema.ts'
 import { type Auth, isInvitationLinkToken } from '#src/core/auth/auth.ts'
+import { organizationDeletions } from '#src/core/deletion/deletion.schema.ts'
 import type { Subscriptions } from '#src/core/subscriptions/subscriptions.module.ts'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
@@ -189,6 +190,10 @@ export async function getOrgDetails(ctx: TeamCtx): Promise<OrgDetails> {
 		.from(members)
 		.where(eq(members.organizationId, organization.id))
 	const subscription = await ctx.subscriptions.summary(organization.id)
+	const [deletion] = await ctx.db
+		.select()
+		.from(organizationDeletions)
+		.where(eq(organizationDeletions.organizationId, organization.id))
 	return {
 		id: organization.id,
 		name: organization.name,
@@ -201,6 +206,13 @@ export async function getOrgDetails(ctx: TeamCtx): Promise<OrgDetails> {
 		trialEndsAt: subscription.trialEndsAt?.toISOString() ?? null,
 		pauseReason: subscription.pauseReason,
 		createdAt: organization.createdAt.toISOString(),
+		deletion: deletion
+			? {
+					requestedAt: deletion.requestedAt.toISOString(),
+					purgeAfter: deletion.purgeAfter.toISOString(),
+					requestedBy: deletion.requestedByName,
+				}
+			: null,
 	}
 }
 
