@@ -54,4 +54,6 @@ export interface BillingProvider {
 		signupId: string,
 		input: CreateSubscriptionWithoutLogin,
 	): Promise<CreateSubscriptionWithoutLoginResult>
+	/** Ends the subscription now, not at the period's end (the organization is being deleted): nothing more is billed. */
+	endNow(deps: SubscriptionsDeps, row: SubscriptionRow): Promise<SubscriptionRow>
 }

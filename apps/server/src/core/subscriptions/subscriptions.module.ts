@@ -8,6 +8,7 @@ import type {
 import { count, eq, sql } from 'drizzle-orm'
 import type { BillingConfig } from '#src/config.ts'
 import { invitations, members } from '#src/core/auth/auth.schema.ts'
+import { organizationDeletions } from '#src/core/deletion/deletion.schema.ts'
 import type { Db } from '#src/db/client.ts'
 import type { Jobs } from '#src/lib/jobs.ts'
 import type { Logger } from '#src/lib/logger.ts'
@@ -43,7 +44,7 @@ export function createSubscriptions(options: {
 	const meters = createMeters()
 	// What public pages read of an organization's subscription, reused for 10 s: forgotten at
 	// once when an action or a Stripe event changes it (other processes see it within the 10 s).
-	const recentStates = new Map<string, { status: SubscriptionState; planId: PlanId; at: number }>()
+	const recentStates = new Map<string, { status: SubscriptionState; planId: PlanId; isDeleting: boolean; at: number }>()
 	const deps: SubscriptionsDeps = {
 		...options,
 		meters,
@@ -61,10 +62,15 @@ export function createSubscriptions(options: {
 			return kept
 		}
 		const { status, planId } = await summary(organizationId)
+		// An organization scheduled for deletion serves no public page (decision 040).
+		const [deletion] = await deps.db
+			.select({ organizationId: organizationDeletions.organizationId })
+			.from(organizationDeletions)
+			.where(eq(organizationDeletions.organizationId, organizationId))
 		if (recentStates.size > 10_000) {
 			recentStates.clear()
 		}
-		const fresh = { status, planId, at: Date.now() }
+		const fresh = { status, planId, isDeleting: deletion !== undefined, at: Date.now() }
 		recentStates.set(organizationId, fresh)
 		return fresh
 	}
@@ -93,11 +99,27 @@ export function createSubscriptions(options: {
 		},
 		/**
 		 * Whether the organization's public pages (forms, charts, portals) are served: not while its
-		 * subscription is paused, past due or canceled. Reused for 10 s per organization.
+		 * subscription is paused, past due or canceled, nor while the organization is scheduled for
+		 * deletion. Reused for 10 s per organization.
 		 */
 		async isAvailable(organizationId: string): Promise<boolean> {
-			const { status } = await recentState(organizationId)
-			return status === 'trialing' || status === 'active'
+			const { status, isDeleting } = await recentState(organizationId)
+			return !isDeleting && (status === 'trialing' || status === 'active')
+		},
+		/**
+		 * Ends the subscription now, through its provider (Stripe cancels it at once), for an
+		 * organization being deleted. Restoring the organization does not start it again: the owner
+		 * subscribes anew. Where the operator sets every organization's plan (BILLING_LOCAL_PLAN)
+		 * nothing is billed and no owner could subscribe again, so it is left as it is.
+		 */
+		async endForDeletion(organizationId: string): Promise<void> {
+			if (deps.billing.localPlan) {
+				return
+			}
+			const row = await currentSubscription(deps.db, organizationId, deps.billing, deps.now())
+			const ended = await deps.provider.endNow(deps, row)
+			deps.forget(organizationId)
+			deps.log.info({ organizationId, from: row.status, to: ended.status }, 'subscription ended for deletion')
 		},
 		/** Whether a monthly limit is used up (read for public pages; state and count reused for a while). */
 		async isMonthlyLimitReached(organizationId: string, key: LimitKey): Promise<boolean> {

@@ -99,6 +99,21 @@ export async function currentSubscription(
 	return saveState(db, organizationId, moved)
 }
 
+/** The row's state ended now, with nothing pending: what a deletion leaves (decision 040). */
+export function endedState(row: SubscriptionRow, now: Date): SubState {
+	return {
+		...stateOf(row),
+		status: 'canceled',
+		canceledAt: row.status === 'canceled' ? row.canceledAt : now,
+		cancelAtPeriodEnd: false,
+		pausedAt: null,
+		pauseReason: null,
+		resumesAt: null,
+		pendingPlanId: null,
+		pendingInterval: null,
+	}
+}
+
 export async function saveState(
 	db: Db,
 	organizationId: string,

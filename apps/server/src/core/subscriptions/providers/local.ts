@@ -1,7 +1,7 @@
 import type { BillingProvider } from '../subscriptions.deps.ts'
 import { planById } from '../subscriptions.plans.ts'
 import { signupConfirmationUrl } from '../subscriptions.signup.ts'
-import { saveState } from '../subscriptions.store.ts'
+import { endedState, saveState } from '../subscriptions.store.ts'
 
 /** What the local provider shows as the payment method: it takes no payments. */
 const localPaymentLabel = 'No card: billed by this installation'
@@ -18,6 +18,7 @@ export const localProvider: BillingProvider = {
 		const row = await saveState(ctx.db, ctx.member.orgId, decision.next, extra)
 		return { row, redirectUrl: null, message: decision.message }
 	},
+	endNow: (deps, row) => saveState(deps.db, row.organizationId, endedState(row, deps.now())),
 	async startSignup(deps, signupId, input) {
 		const plan = planById(input.planId)
 		const url = signupConfirmationUrl(deps, signupId)

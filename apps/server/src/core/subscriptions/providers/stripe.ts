@@ -8,7 +8,7 @@ import type { ActionOutcome, BillingProvider, SubscriptionsCtx } from '../subscr
 import type { SubAction } from '../subscriptions.machine.ts'
 import { planById, stripeLookupKey } from '../subscriptions.plans.ts'
 import { billingSignups, subscriptions } from '../subscriptions.schema.ts'
-import { type SubscriptionRow, saveState } from '../subscriptions.store.ts'
+import { endedState, type SubscriptionRow, saveState } from '../subscriptions.store.ts'
 import { billingPath, stateFromStripe } from './stripe.sync.ts'
 
 type StripeConfig = NonNullable<BillingConfig['stripe']>
@@ -109,6 +109,16 @@ export function createStripeProvider(config: StripeConfig): BillingProvider & { 
 	return {
 		name: 'stripe',
 		stripe,
+		async endNow(deps, row) {
+			const id = row.stripeSubscriptionId
+			if (!id || row.status === 'canceled') {
+				// A trial without a card, or ended already: nothing runs at Stripe.
+				return saveState(deps.db, row.organizationId, endedState(row, deps.now()))
+			}
+			// Cancelled at once (not at the period's end): the organization is being deleted.
+			const ended = await stripe.subscriptions.cancel(id, {}, { idempotencyKey: `${id}:end-for-deletion` })
+			return syncSubscription(stripe, deps.db, row.organizationId, ended)
+		},
 		async act(ctx, row, action, decision) {
 			const id = row.stripeSubscriptionId
 			const ended = row.status === 'canceled'
