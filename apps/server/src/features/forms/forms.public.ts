@@ -318,3 +318,5 @@ export async function formsOfOrganization(
 		.from(forms)
 		.where(and(eq(forms.organizationId, organizationId), inArray(forms.id, ids), isNull(forms.deletedAt)))
 }
+
+export { createFormsExport } from './forms.export.ts'
