@@ -1,6 +1,7 @@
 import type { Role } from '@blocksmith/contracts/teams.ts'
 import { asc, eq } from 'drizzle-orm'
 import type { MiddlewareHandler } from 'hono'
+import { organizationDeletions } from '#src/core/deletion/deletion.schema.ts'
 import type { Db } from '#src/db/client.ts'
 import type { AppEnv } from '#src/lib/context.ts'
 import { AppError } from '#src/lib/errors.ts'
@@ -55,27 +56,55 @@ export function requireSession(auth: Auth): MiddlewareHandler<SessionEnv> {
 }
 
 /**
+ * What stays open while the session's organization is scheduled for deletion (decision 040): its
+ * details (the page that offers restoring it), moving to or making another organization, the
+ * restore itself, exports (take the data first) and deleting one's account.
+ */
+function isOpenWhileDeleting(method: string, path: string): boolean {
+	return (
+		(method === 'GET' && path === '/dashboard/users/get_org_details') ||
+		path === '/dashboard/organizations' ||
+		path.startsWith('/dashboard/organizations/') ||
+		(method === 'POST' && path === '/dashboard/organization/restore') ||
+		path === '/dashboard/exports' ||
+		path.startsWith('/dashboard/exports/') ||
+		path === '/dashboard/users/delete_account' ||
+		path.startsWith('/dashboard/users/delete_account/')
+	)
+}
+
+/**
  * After requireSession: resolves the organization the session works in. If the user was
  * removed from it, the session falls back to another organization of theirs, so a removed
- * member's token never reaches the old organization again.
+ * member's token never reaches the old organization again. An organization scheduled for
+ * deletion answers 409 ORGANIZATION_DELETING except on the paths above.
  */
 export function requireMember(db: Db): MiddlewareHandler<MemberEnv> {
 	return async (c, next) => {
-		const { session, user, membership: active } = c.get('session')
+		const { session, user, membership: active, isOrganizationDeleting } = c.get('session')
 		// Read with the session; missing when the user has left the session's organization.
 		let membership = active
+		let isDeleting = isOrganizationDeleting
 		if (!membership) {
 			const [first] = await db
-				.select()
+				.select({ member: members, deletingSince: organizationDeletions.requestedAt })
 				.from(members)
+				.leftJoin(organizationDeletions, eq(organizationDeletions.organizationId, members.organizationId))
 				.where(eq(members.userId, user.id))
 				.orderBy(asc(members.createdAt))
 				.limit(1)
 			if (!first) {
 				throw new AppError('NO_ORGANIZATION')
 			}
-			membership = first
-			await db.update(sessions).set({ activeOrganizationId: first.organizationId }).where(eq(sessions.id, session.id))
+			membership = first.member
+			isDeleting = first.deletingSince !== null
+			await db
+				.update(sessions)
+				.set({ activeOrganizationId: first.member.organizationId })
+				.where(eq(sessions.id, session.id))
+		}
+		if (isDeleting && !isOpenWhileDeleting(c.req.method, c.req.path)) {
+			throw new AppError('ORGANIZATION_DELETING')
 		}
 		c.set('member', {
 			userId: user.id,

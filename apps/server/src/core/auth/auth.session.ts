@@ -1,5 +1,6 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto'
 import { and, eq, getTableColumns, sql } from 'drizzle-orm'
+import { organizationDeletions } from '#src/core/deletion/deletion.schema.ts'
 import type { Db } from '#src/db/client.ts'
 import { members, sessions, users } from './auth.schema.ts'
 
@@ -20,6 +21,8 @@ export type CheckedSession = {
 	user: UserRecord
 	/** The membership of the session's active organization, or null when there is none any more. */
 	membership: MembershipRecord | null
+	/** Whether that organization is scheduled for deletion: its dashboard is closed (decision 040). */
+	isOrganizationDeleting: boolean
 }
 
 /** better-call signs cookie values with HMAC-SHA256, standard base64 with padding: 44 characters. */
@@ -58,14 +61,22 @@ export function createSessionCheck(deps: { db: Db; secret: string }) {
 	}
 
 	// Prepared once: on PostgreSQL each pooled connection parses and plans it once, not per request.
+	// The deletion schedule rides along as a left join on its primary key (no query of its own):
+	// almost always it finds nothing.
 	const findSession = db
-		.select({ session: getTableColumns(sessions), user: getTableColumns(users), membership: members })
+		.select({
+			session: getTableColumns(sessions),
+			user: getTableColumns(users),
+			membership: members,
+			deletingSince: organizationDeletions.requestedAt,
+		})
 		.from(sessions)
 		.innerJoin(users, eq(users.id, sessions.userId))
 		.leftJoin(
 			members,
 			and(eq(members.userId, sessions.userId), eq(members.organizationId, sessions.activeOrganizationId)),
 		)
+		.leftJoin(organizationDeletions, eq(organizationDeletions.organizationId, members.organizationId))
 		.where(eq(sessions.token, sql.placeholder('token')))
 		.limit(1)
 		.prepare('check_session')
@@ -75,10 +86,12 @@ export function createSessionCheck(deps: { db: Db; secret: string }) {
 		if (token === null) {
 			return null
 		}
-		const [found] = await findSession.execute({ token })
-		if (!found) {
+		const [row] = await findSession.execute({ token })
+		if (!row) {
 			return null
 		}
+		const { deletingSince, ...rest } = row
+		const found: CheckedSession = { ...rest, isOrganizationDeleting: deletingSince !== null }
 		const now = Date.now()
 		if (found.session.expiresAt.getTime() < now) {
 			// As better-auth does: an expired session is gone for good.
