@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Database, Home, LogOut, Menu, Settings } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { Link, Navigate, NavLink, Outlet, useLocation } from 'react-router'
 import { toast } from 'sonner'
 import { Brand } from '#src/app/brand.tsx'
@@ -37,6 +37,9 @@ const navigation = [
 	{ name: 'Settings', path: paths.settings, icon: Settings },
 ]
 
+// Its own chunk: only an organization scheduled for deletion shows it.
+const DeletionPage = lazy(() => import('#src/core/your-data/components/deletion-page.tsx'))
+
 /** The dashboard's frame: navigation, organization, account. Signed-in members only. */
 export function AppLayout() {
 	const { status, user } = useSession()
@@ -46,17 +49,29 @@ export function AppLayout() {
 	const org = useQuery({ ...orgDetailsQuery, enabled: isSignedIn })
 	const queryClient = useQueryClient()
 	// A plan's limit or a stopped subscription, met on any screen, reads as what it means; the
-	// latter reads the organization again, so the gate below closes the dashboard at once.
-	useEffect(
-		() =>
-			addErrorPresenter((error) =>
-				presentBillingProblem(error, () => void queryClient.invalidateQueries({ queryKey: teamKeys.orgDetails })),
-			),
-		[queryClient],
-	)
+	// latter reads the organization again, so the gate below closes the dashboard at once. So does
+	// an organization being deleted (by another owner, in another tab): no toast, the page says it.
+	useEffect(() => {
+		const readOrgAgain = () => void queryClient.invalidateQueries({ queryKey: teamKeys.orgDetails })
+		return addErrorPresenter((error) => {
+			if (error.code !== 'ORGANIZATION_DELETING') {
+				return presentBillingProblem(error, readOrgAgain)
+			}
+			readOrgAgain()
+			return true
+		})
+	}, [queryClient])
 
 	if (!isSignedIn || !user) {
 		return <Navigate to={loginWithNext(location)} replace />
+	}
+	// Scheduled for deletion: one page instead of the modules, with the ways on.
+	if (org.data?.deletion) {
+		return (
+			<Suspense fallback={null}>
+				<DeletionPage org={org.data} deletion={org.data.deletion} />
+			</Suspense>
+		)
 	}
 	// Paused, past due or canceled: /paused says why and how back. Settings stays open, so that
 	// owners reach Billing (and everyone their profile).

@@ -11,12 +11,17 @@ const BillingSettings = lazy(() =>
 	import('#src/core/billing/components/billing-settings.tsx').then((module) => ({ default: module.BillingSettings })),
 )
 
+// Your data (issue 20): their own chunks too, loaded with their tab.
+const DataSettings = lazy(() => import('#src/core/your-data/components/data-settings.tsx'))
+const DeleteAccountCard = lazy(() => import('#src/core/your-data/components/delete-account.tsx'))
+
 const tabs = [
 	{ value: 'profile', label: 'Profile' },
 	{ value: 'security', label: 'Password & sessions' },
 	{ value: 'organization', label: 'Organization' },
 	{ value: 'members', label: 'Members' },
 	{ value: 'billing', label: 'Billing' },
+	{ value: 'data', label: 'Data' },
 ] as const
 type Tab = (typeof tabs)[number]['value']
 
@@ -38,8 +43,11 @@ export function SettingsPage() {
 						</TabsTrigger>
 					))}
 				</TabsList>
-				<TabsContent value="profile" className="pt-6">
+				<TabsContent value="profile" className="grid gap-6 pt-6">
 					<ProfileSettings />
+					<Suspense fallback={<Skeleton className="h-32" />}>
+						<DeleteAccountCard />
+					</Suspense>
 				</TabsContent>
 				<TabsContent value="security" className="grid gap-6 pt-6">
 					<PasswordSettings />
@@ -55,6 +63,11 @@ export function SettingsPage() {
 				<TabsContent value="billing" className="pt-6">
 					<Suspense fallback={<Skeleton className="h-56" />}>
 						<BillingSettings />
+					</Suspense>
+				</TabsContent>
+				<TabsContent value="data" className="pt-6">
+					<Suspense fallback={<Skeleton className="h-56" />}>
+						<DataSettings />
 					</Suspense>
 				</TabsContent>
 			</Tabs>
