@@ -10,7 +10,11 @@ import type { Config } from './config.ts'
 import { createAuthRoutes, mountAuthHandler } from './core/auth/auth.routes.ts'
 import { type Auth, createAuth } from './core/auth/auth.ts'
 import { fromAuthError } from './core/auth/auth-errors.ts'
+import { createBackupControlRoutes } from './core/backups/backups.control.ts'
+import { createBackupQueue } from './core/backups/backups.queue.ts'
 import { clientLogMaxBytes, createClientLogRoutes } from './core/client-log/client-log.routes.ts'
+import { createExports, type Exports } from './core/exports/exports.module.ts'
+import { createExportRoutes } from './core/exports/exports.routes.ts'
 import { createSubscriptions, type Subscriptions } from './core/subscriptions/subscriptions.module.ts'
 import { createSubscriptionRoutes } from './core/subscriptions/subscriptions.routes.ts'
 import { createTeamRoutes } from './core/teams/teams.routes.ts'
@@ -74,6 +78,8 @@ export type AppServices = {
 	invoices: Invoices
 	portals: Portals
 	subscriptions: Subscriptions
+	/** The organization export; features add their parts with `exports.register` (decision 040). */
+	exports: Exports
 	/** Set while shutting down: /readyz answers 503 so load balancers stop sending traffic. */
 	state: { isDraining: boolean }
 }
@@ -179,6 +185,24 @@ export function createServices(options: {
 		subscriptions,
 	})
 	jobs.register(createPortalCleanupQueue(() => portals.deps))
+	// The organization export (decision 040): its own parts (organization, databases) come first,
+	// then each feature's, one line each, in the order they should run.
+	const dataExports = createExports({
+		db: database.db,
+		jobs,
+		storage,
+		mailer: mail,
+		log,
+		publicUrl: config.publicUrl,
+		authSecret: config.authSecret,
+		linkDays: config.exports.linkDays,
+		workspaces: workspaces.deps,
+		tempDir: path.join(config.dataDir, 'tmp'),
+	})
+	// Automatic backups of the embedded database (decision 040); PostgreSQL is backed up with its own tools.
+	if (database.kind === 'pglite' && config.backups.schedule) {
+		jobs.register(createBackupQueue({ database, config, log }))
+	}
 	return {
 		config,
 		database,
@@ -193,6 +217,7 @@ export function createServices(options: {
 		invoices,
 		portals,
 		subscriptions,
+		exports: dataExports,
 		state: { isDraining: false },
 	}
 }
@@ -219,9 +244,12 @@ export function createApp(services: AppServices) {
 			'request',
 		)
 	})
-	// Text compresses well (the web app's bundles, the API reference, large JSON); uploads are served as stored.
+	// Text compresses well (the web app's bundles, the API reference, large JSON); uploads are served
+	// as stored, and export archives are ZIPs, compressed already.
 	const compress = compression({ isImmutable: (path) => path.startsWith('/assets/') })
-	app.use((c, next) => (c.req.path.startsWith('/api/uploads/') ? next() : compress(c, next)))
+	app.use((c, next) =>
+		c.req.path.startsWith('/api/uploads/') || c.req.path.startsWith('/api/exports/') ? next() : compress(c, next),
+	)
 	const headersFor = (csp: CspOptions) =>
 		secureHeaders({
 			contentSecurityPolicy: csp,
@@ -281,10 +309,15 @@ export function createApp(services: AppServices) {
 	app.use(refuseInvalidText(app.openAPIRegistry))
 
 	mountHealthChecks(app, services)
+	// `npm run backup` while the server holds the embedded database (decision 040): not in the API document.
+	if (database.kind === 'pglite') {
+		app.route('/', createBackupControlRoutes({ database, config }))
+	}
 
 	mountAuthHandler(app, auth)
 	app.route('/', createAuthRoutes({ auth, db, confirmSignup: services.subscriptions.confirmSignup }))
 	app.route('/', createTeamRoutes({ auth, db, config, subscriptions: services.subscriptions }))
+	app.route('/', createExportRoutes({ auth, exports: services.exports.deps }))
 	app.route('/', createSubscriptionRoutes({ auth, subscriptions: services.subscriptions }))
 	app.route(
 		'/',

@@ -127,12 +127,35 @@ function oneStatementPerTurn(pglite: PGlite): void {
 		(...args: unknown[]) => Promise<unknown>
 	>
 	let last: Promise<unknown> = Promise.resolve()
+	const enqueue = <T>(run: () => Promise<T>): Promise<T> => {
+		const result = last.then(() => setImmediatePromise()).then(run)
+		last = result.catch(() => undefined)
+		return result
+	}
+	const direct: Record<string, unknown> = {}
 	for (const name of ['query', 'exec', 'transaction'] as const) {
 		const run = methods[name].bind(pglite)
-		methods[name] = (...args: unknown[]) => {
-			const result = last.then(() => setImmediatePromise()).then(() => run(...args))
-			last = result.catch(() => undefined)
-			return result
-		}
+		direct[name] = run
+		methods[name] = (...args: unknown[]) => enqueue(() => run(...args))
 	}
+	chains.set(pglite, { enqueue, direct: direct as unknown as AloneClient })
+}
+
+/** PGlite's own methods, not queued: only for the function `runAlone` runs, which holds the queue. */
+export type AloneClient = Pick<PGlite, 'query' | 'exec'>
+
+const chains = new WeakMap<PGlite, { enqueue: <T>(run: () => Promise<T>) => Promise<T>; direct: AloneClient }>()
+
+/**
+ * Runs `fn` as one item of the queue every statement and transaction of the app (and of pg-boss)
+ * goes through: it starts when none is in flight, and none starts until it ends. A backup's
+ * copy of the database files is consistent then. `fn` must query through the client it is given:
+ * a statement through the app's own connection would wait behind `fn` for ever.
+ */
+export function runAlone<T>(database: Database, fn: (client: AloneClient) => Promise<T>): Promise<T> {
+	const chain = database.kind === 'pglite' ? chains.get(database.pglite) : undefined
+	if (!chain) {
+		throw new Error('runAlone needs the embedded database (PGlite) opened by openDatabase or wrapPglite')
+	}
+	return chain.enqueue(() => fn(chain.direct))
 }
