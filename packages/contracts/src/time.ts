@@ -154,7 +154,8 @@ export const entryDeliverySchema = z.enum(['pending', 'delivered', 'failed', 'de
 export const timeEntrySchema = z.object({
 	id: z.string(),
 	databaseId: z.string(),
-	userId: z.string(),
+	/** Who tracked it; null once they deleted their account (their entries stay the team's hours). */
+	userId: z.string().nullable(),
 	startedAt: z.iso.datetime(),
 	/** Null while the timer runs. */
 	endedAt: z.iso.datetime().nullable(),

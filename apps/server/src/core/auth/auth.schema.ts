@@ -107,9 +107,11 @@ export const invitations = pgTable(
 		role: text('role'),
 		status: text('status').notNull().default('pending'),
 		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-		inviterId: text('inviter_id')
-			.notNull()
-			.references(() => users.id, { onDelete: 'cascade' }),
+		/**
+		 * Null once the inviter deleted their account (migration 0023): the invitation is the
+		 * organization's, so it keeps working and reads as sent by no one rather than vanishing.
+		 */
+		inviterId: text('inviter_id').references(() => users.id, { onDelete: 'set null' }),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 	},
 	(table) => [

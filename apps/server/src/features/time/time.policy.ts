@@ -3,9 +3,10 @@ import type { Role } from '@blocksmith/contracts/teams.ts'
 // Who may do what to a time entry. Pure rules: the service applies them after it has found the
 // entry in the caller's organization (another organization's entry reads as 404, never 403).
 // An entry is its person's own: nobody else stops or edits it, not even an owner, since the row
-// says that person worked then.
+// says that person worked then. An entry whose person deleted their account (user null) is
+// nobody's to change: it stays as they left it.
 
-export function canChangeEntry(entry: { userId: string }, userId: string): boolean {
+export function canChangeEntry(entry: { userId: string | null }, userId: string): boolean {
 	return entry.userId === userId
 }
 

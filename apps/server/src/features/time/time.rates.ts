@@ -113,7 +113,7 @@ export async function rateTableOf(deps: TimeDeps, target: SourceTarget, rates: T
 				),
 			)
 		for (const ref of refs) {
-			const rate = byUser.get(ref.userId)
+			const rate = ref.userId === null ? undefined : byUser.get(ref.userId)
 			if (ref.personRef && rate !== undefined) {
 				people[ref.personRef] = rate
 			}

@@ -41,9 +41,11 @@ export const timeEntries = pgTable(
 		organizationId: text('organization_id')
 			.notNull()
 			.references(() => organizations.id, { onDelete: 'cascade' }),
-		userId: text('user_id')
-			.notNull()
-			.references(() => users.id, { onDelete: 'cascade' }),
+		/**
+		 * Who tracked it; null once they deleted their account (migration 0023). The entry is the
+		 * team's hours: it stays in reports and exports, and nobody can change it any more.
+		 */
+		userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
 		databaseId: text('database_id')
 			.notNull()
 			.references(() => workspaceDatabases.id, { onDelete: 'cascade' }),
