@@ -22,7 +22,11 @@ export function createMemoryArchive(storage: TestApp['services']['storage']): Me
 	const records = new Map<string, string[]>()
 
 	function add(path: string, bytes: Uint8Array): void {
-		if (path.startsWith('/') || path.split('/').some((part) => part === '..' || part === '' || part === '.')) {
+		// The ZIP archive's rules (exports.archive.ts).
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
+		const isBadText = path.length > 400 || /[\\\u0000-\u001f\u007f:*?"<>|]/.test(path)
+		const parts = path.split('/')
+		if (isBadText || parts.some((part) => part === '..' || part === '' || part === '.' || part !== part.trim())) {
 			throw new Error(`bad archive path ${path}`)
 		}
 		if (files.has(path)) {

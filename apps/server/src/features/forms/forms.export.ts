@@ -4,6 +4,7 @@ import { answerText } from '@blocksmith/contracts/form-thanks.ts'
 import { and, asc, eq, sql } from 'drizzle-orm'
 import Papa from 'papaparse'
 import type { ExportContext, ExportContributor } from '#src/core/exports/exports.contributor.ts'
+import { archiveName, uniqueName } from '#src/core/exports/exports.names.ts'
 import { blobs } from '#src/core/uploads/uploads.schema.ts'
 import type { FormsCtx, FormsDeps } from './forms.deps.ts'
 import { formSlugs, formStepCounts, formSubmissions, forms, formViewCounts, formWebhooks } from './forms.schema.ts'
@@ -38,7 +39,7 @@ async function exportForms(deps: FormsDeps, context: ExportContext): Promise<voi
 			.limit(formsPage)
 			.offset(offset)
 		for (const form of page) {
-			const folder = `forms/${uniqueName(safeName(form.slug ?? form.id), folders)}`
+			const folder = `forms/${uniqueName(archiveName(form.slug ?? form.id), folders)}`
 			await archive.addJson(`${folder}/form.json`, await settingsOf(context, form))
 			const submissionIds = await addSubmissions(ctx, context, form, folder)
 			archive.record('submissions', submissionIds)
@@ -163,8 +164,8 @@ async function addFiles(context: ExportContext, form: FormRow, folder: string): 
 		for (const blob of page) {
 			const taken = names.get(blob.submissionId) ?? new Set()
 			names.set(blob.submissionId, taken)
-			const name = uniqueName(safeName(blob.filename), taken, blob.id)
-			if (await archive.addStored(`${folder}/files/${safeName(blob.submissionId)}/${name}`, blob.key)) {
+			const name = uniqueName(archiveName(blob.filename), taken, blob.id)
+			if (await archive.addStored(`${folder}/files/${archiveName(blob.submissionId)}/${name}`, blob.key)) {
 				ids.push(blob.id)
 			} else {
 				context.log.warn({ blobId: blob.id }, 'export: an answer file is missing from storage')
@@ -196,25 +197,4 @@ async function analyticsOf(context: ExportContext, formId: string) {
 		.groupBy(formStepCounts.step)
 		.orderBy(formStepCounts.step)
 	return { days, steps }
-}
-
-/** A name safe as one path segment of the archive. */
-function safeName(name: string): string {
-	const cleaned = name
-		.replace(/[\u0000-\u001f/\\:*?"<>|]+/g, '_')
-		.replace(/^\.+/, '_')
-		.trim()
-	return cleaned.slice(0, 150) || 'file'
-}
-
-/** `name`, or with a suffix when `taken` has it already (two files of one answer may share a name). */
-function uniqueName(name: string, taken: Set<string>, suffix?: string): string {
-	let candidate = name
-	for (let index = 2; taken.has(candidate); index++) {
-		const dot = name.lastIndexOf('.')
-		const tail = suffix && index === 2 ? suffix : String(index)
-		candidate = dot > 0 ? `${name.slice(0, dot)}-${tail}${name.slice(dot)}` : `${name}-${tail}`
-	}
-	taken.add(candidate)
-	return candidate
 }
