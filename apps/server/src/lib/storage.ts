@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -25,6 +25,11 @@ export type Storage = {
 	/** The file's content, or null when there is no such file. */
 	get: (key: string) => Promise<{ body: ReadableStream<Uint8Array>; byteSize: number } | null>
 	delete: (key: string) => Promise<void>
+	/**
+	 * Deletes every file whose key starts with `prefix` (a folder: it ends with '/'), answering how
+	 * many were deleted. A purged organization's files go this way (decision 040).
+	 */
+	deletePrefix: (prefix: string) => Promise<number>
 }
 
 /**
@@ -35,6 +40,29 @@ function assertValidKey(key: string): void {
 	if (!/^[a-zA-Z0-9_-][a-zA-Z0-9/_-]*$/.test(key) || key.includes('..') || key.includes('//')) {
 		throw new Error(`invalid storage key ${key}`)
 	}
+}
+
+/** A prefix is a valid key ending with '/': a whole folder, never part of a name or the root. */
+function assertValidPrefix(prefix: string): void {
+	const folder = prefix.slice(0, -1)
+	if (!prefix.endsWith('/') || folder.endsWith('/')) {
+		throw new Error(`invalid storage prefix ${prefix}`)
+	}
+	assertValidKey(folder)
+}
+
+/** Counts the files under a folder (a missing folder holds none). */
+async function countFiles(folder: string): Promise<number> {
+	let entries: import('node:fs').Dirent[]
+	try {
+		entries = await readdir(folder, { withFileTypes: true, recursive: true })
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+			return 0
+		}
+		throw error
+	}
+	return entries.filter((entry) => entry.isFile()).length
 }
 
 const mismatch = (detail: string) => new AppError('UPLOAD_MISMATCH', { detail })
@@ -104,6 +132,13 @@ export function createLocalStorage(root: string): Storage {
 		},
 		delete: async (key) => {
 			await rm(pathOf(key), { force: true })
+		},
+		deletePrefix: async (prefix) => {
+			assertValidPrefix(prefix)
+			const folder = path.join(root, prefix)
+			const deleted = await countFiles(folder)
+			await rm(folder, { recursive: true, force: true })
+			return deleted
 		},
 	}
 }
@@ -211,6 +246,28 @@ export function createS3Storage(options: S3StorageOptions, log?: Logger): Storag
 			assertValidKey(key)
 			const { client, sdk } = await load()
 			await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: key }))
+		},
+		deletePrefix: async (prefix) => {
+			assertValidPrefix(prefix)
+			const { client, sdk } = await load()
+			let deleted = 0
+			// A page of at most 1000 keys, the most one DeleteObjects takes; listed again from the
+			// start each time, since what was listed is gone.
+			for (;;) {
+				const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix, MaxKeys: 1000 }))
+				const keys = (listed.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []))
+				if (keys.length === 0) {
+					return deleted
+				}
+				const result = await client.send(
+					new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }),
+				)
+				const failed = result.Errors ?? []
+				if (failed.length > 0) {
+					throw new Error(`storage: ${failed.length} objects under ${prefix} were not deleted (${failed[0]?.Code})`)
+				}
+				deleted += keys.length
+			}
 		},
 	}
 }
