@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
+import { crc32, deflateSync } from 'node:zlib'
 import { type FormField, formFieldSchema } from '@blocksmith/contracts/forms.ts'
 import { expect } from 'vitest'
 import type { TestApp } from '#src/test/test-app.ts'
@@ -115,6 +116,35 @@ export async function announceFile(
 			...(options.unlockToken ? { unlockToken: options.unlockToken } : {}),
 		},
 	})
+}
+
+/** A real white PNG of `width` × `height` pixels, as the signature pad sends one. */
+export function pngOf(width: number, height: number): Uint8Array {
+	const chunk = (type: string, data: Buffer) => {
+		const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+		const length = Buffer.alloc(4)
+		length.writeUInt32BE(data.length)
+		const crc = Buffer.alloc(4)
+		crc.writeUInt32BE(crc32(body))
+		return Buffer.concat([length, body, crc])
+	}
+	const header = Buffer.alloc(13)
+	header.writeUInt32BE(width, 0)
+	header.writeUInt32BE(height, 4)
+	header.set([8, 0, 0, 0, 0], 8) // 8-bit greyscale
+	// Each row: filter 0, then one byte a pixel.
+	const rows = Buffer.alloc((width + 1) * height, 255)
+	for (let row = 0; row < height; row++) {
+		rows[row * (width + 1)] = 0
+	}
+	return new Uint8Array(
+		Buffer.concat([
+			Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+			chunk('IHDR', header),
+			chunk('IDAT', deflateSync(rows)),
+			chunk('IEND', Buffer.alloc(0)),
+		]),
+	)
 }
 
 /** Announces and uploads a file; returns the answer entry that names it. */

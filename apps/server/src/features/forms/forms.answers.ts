@@ -7,6 +7,7 @@ import { and, eq, inArray } from 'drizzle-orm'
 import { members } from '#src/core/auth/auth.schema.ts'
 import type { Db } from '#src/db/client.ts'
 import { AppError } from '#src/lib/errors.ts'
+import type { Storage } from '#src/lib/storage.ts'
 import { validateRowValues } from '#src/workspaces/values.ts'
 import { workspaceRows } from '#src/workspaces/workspaces.schema.ts'
 import { checkUnbound, InvalidAnswer, isEmptyAnswer, normaliseAnswer, propertyValueOf } from './forms.answers-kinds.ts'
@@ -89,7 +90,7 @@ async function checkReferences(
  * in the answers only, never written.
  */
 export async function validateAnswers(
-	db: Db,
+	deps: { db: Db; storage: Storage },
 	form: { id: string; organizationId: string; tool: string; fields: FormField[]; logic: FormLogic },
 	properties: Property[],
 	answers: Record<string, unknown>,
@@ -99,6 +100,7 @@ export async function validateAnswers(
 	 */
 	setByServer: ReadonlySet<string> = new Set(),
 ): Promise<{ answers: Record<string, unknown>; values: RowValues }> {
+	const { db } = deps
 	const errors: FieldError[] = []
 	const byField = new Map(form.fields.map((field) => [field.id, field]))
 	const byProperty = new Map(properties.map((property) => [property.id, property]))
@@ -173,7 +175,7 @@ export async function validateAnswers(
 	// Those of questions without a property are kept with the answer the same way.
 	const fileFields = form.fields.filter((field) => isFileKind(field) && Array.isArray(normalised[field.id]))
 	const files = await resolveAnswerFiles(
-		db,
+		deps,
 		form,
 		fileFields.map((field) => ({ field, blobIds: normalised[field.id] as string[] })),
 		errors,

@@ -13,6 +13,7 @@ import { blobs } from '#src/core/uploads/uploads.schema.ts'
 import type { Db } from '#src/db/client.ts'
 import type { JobQueue } from '#src/lib/jobs.ts'
 import type { RateLimitRule } from '#src/lib/rate-limit.ts'
+import type { Storage } from '#src/lib/storage.ts'
 import type { FormsDeps } from './forms.deps.ts'
 
 // File-upload and signature questions. A visitor announces each file for one field of a published form and PUTs
@@ -37,6 +38,69 @@ export const formUploadLimits = {
  * plenty and keeps a forged "signature" from being a place to store anything else.
  */
 export const signatureFileRules: FileRules = { maxFiles: 1, maxFileBytes: 1024 * 1024, accept: ['image/png'] }
+
+/** The widest and tallest signature taken, in pixels: a large pad on a dense screen is well within. */
+export const signatureMaxPixels = 4000
+
+const pngSignature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+
+/**
+ * The width and height a PNG declares, from its first 24 bytes (the 8-byte signature, then the
+ * IHDR chunk, which must come first and be 13 bytes long), or null when the bytes are no PNG.
+ */
+export function pngSizeOf(head: Uint8Array): { width: number; height: number } | null {
+	if (head.length < 24 || !pngSignature.every((byte, index) => head[index] === byte)) {
+		return null
+	}
+	const view = new DataView(head.buffer, head.byteOffset, head.byteLength)
+	const type = String.fromCharCode(...head.subarray(12, 16))
+	if (view.getUint32(8) !== 13 || type !== 'IHDR') {
+		return null
+	}
+	return { width: view.getUint32(16), height: view.getUint32(20) }
+}
+
+/** The first `length` bytes of a stored file (fewer when it is shorter), without reading the rest. */
+async function readHead(storage: Storage, key: string, length: number): Promise<Uint8Array> {
+	const file = await storage.get(key)
+	if (!file) {
+		return new Uint8Array()
+	}
+	const head = new Uint8Array(length)
+	let filled = 0
+	const reader = file.body.getReader()
+	try {
+		while (filled < length) {
+			const { done, value } = await reader.read()
+			if (done) {
+				break
+			}
+			const part = value.subarray(0, length - filled)
+			head.set(part, filled)
+			filled += part.length
+		}
+	} finally {
+		// Closes the file (or the bucket's response) at once rather than reading it to the end.
+		await reader.cancel()
+	}
+	return head.subarray(0, filled)
+}
+
+/**
+ * Whether a stored signature really is a PNG of sane size. Its declared type is only what the
+ * visitor said: without this, an HTML or SVG file sent as image/png would be kept as the
+ * answer's "signature", and shown, linked and mailed as one.
+ */
+async function isSignaturePng(storage: Storage, key: string): Promise<boolean> {
+	const size = pngSizeOf(await readHead(storage, key, 24))
+	return (
+		size !== null &&
+		size.width > 0 &&
+		size.height > 0 &&
+		size.width <= signatureMaxPixels &&
+		size.height <= signatureMaxPixels
+	)
+}
 
 /** What a file or signature question takes: the field's limits, or the fixed ones of a signature. */
 export function uploadRulesOf(field: FormField): FileRules {
@@ -69,10 +133,10 @@ export function answerBlobIds(raw: unknown): string[] | null {
 /**
  * The files of each file field's answer as the property stores them, named as uploaded. Each
  * must have been uploaded to this form's field, not be attached to another answer, and fit the
- * field's limits now. Problems are added to `errors` by field.
+ * field's limits now; a signature must be a PNG by its bytes. Problems are added to `errors` by field.
  */
 export async function resolveAnswerFiles(
-	db: Db,
+	{ db, storage }: { db: Db; storage: Storage },
 	form: { id: string; organizationId: string },
 	wanted: { field: FormField; blobIds: string[] }[],
 	errors: FieldError[],
@@ -101,6 +165,8 @@ export async function resolveAnswerFiles(
 				problem = `"${blob.filename}" is larger than ${formatBytes(rules.maxFileBytes)}.`
 			} else if (!isAcceptedFile(rules.accept, blob.filename, blob.contentType)) {
 				problem = `"${field.label}" does not take files like "${blob.filename}".`
+			} else if (field.kind === 'signature' && !(await isSignaturePng(storage, blob.key))) {
+				problem = `"${field.label}" must be a PNG picture of at most ${signatureMaxPixels}×${signatureMaxPixels} pixels. Sign again.`
 			} else {
 				files.push({ name: blob.filename, url: null, blobId: blob.id })
 			}

@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { inArray } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { blobs } from '#src/core/uploads/uploads.schema.ts'
 import {
 	announceFile,
+	pngOf,
 	propertyIdOf,
 	publishedFormWith,
 	rowsOf,
@@ -14,7 +15,7 @@ import {
 	waitFor,
 } from '#src/test/forms.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
-import { signatureFileRules } from './forms.files.ts'
+import { signatureFileRules, signatureMaxPixels } from './forms.files.ts'
 
 // The newer question kinds end to end on the real database (issue 19): each answer checked by the
 // server, written into a built-in database's row in the property's shape, or kept with the answer
@@ -47,7 +48,7 @@ afterAll(async () => {
 	await new Promise((resolve) => receiver.close(resolve))
 })
 
-const png = { name: 'signature.png', type: 'image/png', bytes: new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 7]) }
+const png = { name: 'signature.png', type: 'image/png', bytes: pngOf(40, 20) }
 const pdf = { name: 'brief.pdf', type: 'application/pdf', bytes: new TextEncoder().encode('%PDF-1.7 brief') }
 
 /** A published survey with one question of each newer kind, and three without a property. */
@@ -244,7 +245,7 @@ describe('newer question kinds', () => {
 		}
 		// Two signatures are one too many, even uploaded to the field.
 		const first = await uploadFile(t, form.id, 'signature', png)
-		const second = await uploadFile(t, form.id, 'signature', { ...png, bytes: new Uint8Array([137, 80, 78, 71, 1]) })
+		const second = await uploadFile(t, form.id, 'signature', { ...png, bytes: pngOf(30, 10) })
 		const two = await submitAnswers(t, form, { name: 'Two', signature: [first, second] })
 		expect(two.status).toBe(400)
 		expect(two.body.errors).toEqual([{ field: 'answers.signature', message: '"Signature" takes one signature.' }])
@@ -297,6 +298,45 @@ describe('newer question kinds', () => {
 		expect((await announceFile(t, form.id, 'signature', png, { byteSize: 1024 * 1024 })).status).toBe(201)
 		// Not a file question at all.
 		expect((await announceFile(t, form.id, 'stars', png)).status).toBe(400)
+	})
+
+	test('a signature is taken by its bytes, not its declared type: a real PNG passes, a page or an SVG sent as image/png does not', async () => {
+		const { token, database, form } = await surveyForm()
+		const encode = (text: string) => new TextEncoder().encode(text)
+		const impostors = {
+			html: encode('<!doctype html><script>alert(document.cookie)</script>'.padEnd(64, ' ')),
+			svg: encode('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>'.padEnd(64, ' ')),
+			// The PNG signature with something else after it.
+			header: new Uint8Array([...pngOf(4, 4).subarray(0, 8), ...encode('<html>'.padEnd(40, ' '))]),
+			huge: pngOf(signatureMaxPixels + 1, 1),
+			empty: pngOf(0, 0),
+			short: pngOf(4, 4).subarray(0, 20),
+		}
+		for (const [label, bytes] of Object.entries(impostors)) {
+			const signature = await uploadFile(t, form.id, 'signature', { ...png, bytes })
+			const sent = await submitAnswers(t, form, { ...good, name: `Impostor ${label}`, signature: [signature] })
+			expect(sent.status, label).toBe(400)
+			expect(sent.body.errors, label).toEqual([
+				{ field: 'answers.signature', message: expect.stringMatching(/must be a PNG picture/) },
+			])
+			const [blob] = await t.db.select().from(blobs).where(eq(blobs.id, signature.blobId))
+			expect(blob?.claimedBy, label).toBeNull()
+		}
+		const list = await t.request('GET', `/dashboard/forms/${form.id}/submissions`, { token })
+		expect(list.body.submissions).toEqual([])
+
+		const real = await uploadFile(t, form.id, 'signature', { ...png, bytes: pngOf(signatureMaxPixels, 2) })
+		const sent = await submitAnswers(t, form, { ...good, name: 'Real', signature: [real] })
+		expect(sent.status, JSON.stringify(sent.body)).toBe(201)
+		const rows = await waitFor(
+			() => rowsOf(t, token, database.id),
+			(found) => found.some((row) => row.title === 'Real'),
+		)
+		// Only the real one reached the database.
+		expect(rows.filter((row) => String(row.title).startsWith('Impostor'))).toEqual([])
+		expect(rows.find((row) => row.title === 'Real')?.values[propertyIdOf(database, 'Signature')]).toEqual([
+			{ name: 'signature.png', url: null, blobId: real.blobId },
+		])
 	})
 })
 

@@ -178,7 +178,7 @@ async function checkAnswer(
 			setByServer.add(field.id)
 		}
 	}
-	const { answers, values } = await validateAnswers(deps.db, form, database.properties, given, setByServer)
+	const { answers, values } = await validateAnswers(deps, form, database.properties, given, setByServer)
 	Object.assign(values, identity?.values)
 	const isSpam = Boolean(input.website?.trim())
 	const limits = limitsOf(form)
