@@ -68,12 +68,14 @@ async function main(): Promise<void> {
 		{ loadConfig },
 		{ openDatabase },
 		{ createLogger },
+		{ writeControlFile },
 	] = await Promise.all([
 		import('@hono/node-server'),
 		import('./app.ts'),
 		import('./config.ts'),
 		import('./db/client.ts'),
 		import('./lib/logger.ts'),
+		import('./core/backups/backups.control.ts'),
 	])
 	const config = loadConfig()
 	const log = createLogger(config.logLevel)
@@ -92,7 +94,12 @@ async function main(): Promise<void> {
 		}
 	}
 
-	const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => {
+	let removeControlFile = () => {}
+	const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+		// `npm run backup` finds this process here (decision 040); only the embedded database needs it.
+		if (database.kind === 'pglite') {
+			removeControlFile = writeControlFile(config.dataDir, info.port)
+		}
 		log.info(
 			{ url: config.publicUrl, port: config.port, role: config.role, database: database.kind, dataDir: config.dataDir },
 			config.role === 'worker'
@@ -126,6 +133,7 @@ async function main(): Promise<void> {
 			// View counts gathered since the last flush are written before the database closes.
 			await services.forms.views.flush()
 			await database.close()
+			removeControlFile()
 			log.info('stopped')
 		},
 	}

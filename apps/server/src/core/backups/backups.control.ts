@@ -44,6 +44,25 @@ export function readControlFile(dataDir: string): Control | null {
 	}
 }
 
+/** The live process that holds the data folder's lock (db/lock.ts), if any. */
+export function lockHolder(dataDir: string): number | null {
+	let pid: number
+	try {
+		pid = Number.parseInt(readFileSync(path.join(dataDir, 'db.lock'), 'utf8'), 10)
+	} catch {
+		return null
+	}
+	if (!Number.isInteger(pid) || pid === process.pid) {
+		return null
+	}
+	try {
+		process.kill(pid, 0)
+		return pid
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null
+	}
+}
+
 /** Equal-length digests, so the comparison takes the same time whatever the guess. */
 function isSameToken(given: string, expected: string): boolean {
 	const digest = (text: string) => createHash('sha256').update(text).digest()
