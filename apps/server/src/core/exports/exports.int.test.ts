@@ -110,7 +110,7 @@ describe('an export', () => {
 		const total = started.body.progress.total as number
 		// The core's two parts, the gate, the breaking part, and whatever features registered.
 		expect(total).toBe(t.services.exports.deps.contributors.length)
-		const gateStep = t.services.exports.deps.contributors.findIndex((part) => part === gate.part)
+		const gateStep = t.services.exports.deps.contributors.indexOf(gate.part)
 
 		const running = await until(
 			'the export to reach the gate',
