@@ -15,8 +15,9 @@ import type {
 	Recurrence,
 	updateRecurrenceSchema,
 } from '@blocksmith/contracts/invoice-recurring.ts'
-import { and, asc, desc, eq, lte, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, lte, notExists, sql } from 'drizzle-orm'
 import type { z } from 'zod'
+import { organizationDeletions } from '#src/core/deletion/deletion.schema.ts'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import type { JobQueue } from '#src/lib/jobs.ts'
@@ -396,7 +397,20 @@ export async function runDue(deps: InvoicesDeps, maxRuns = 1000): Promise<number
 			const [recurrence] = await tx
 				.select()
 				.from(invoiceRecurrences)
-				.where(and(eq(invoiceRecurrences.isActive, true), lte(invoiceRecurrences.nextDate, today)))
+				.where(
+					and(
+						eq(invoiceRecurrences.isActive, true),
+						lte(invoiceRecurrences.nextDate, today),
+						// An organization scheduled for deletion issues nothing (decision 040); restored, its
+						// series catch up like any run that came due while no worker ran.
+						notExists(
+							tx
+								.select({ organizationId: organizationDeletions.organizationId })
+								.from(organizationDeletions)
+								.where(eq(organizationDeletions.organizationId, invoiceRecurrences.organizationId)),
+						),
+					),
+				)
 				.orderBy(asc(invoiceRecurrences.nextDate))
 				.limit(1)
 				.for('update', { skipLocked: true })

@@ -10,6 +10,7 @@ import type { Allowance, Money } from '@blocksmith/contracts/invoice-money.ts'
 import type { PublicInvoice } from '@blocksmith/contracts/invoice-sending.ts'
 import { and, eq, isNull } from 'drizzle-orm'
 import Stripe from 'stripe'
+import { organizationDeletions } from '#src/core/deletion/deletion.schema.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import { enforceRateLimit } from '#src/lib/rate-limit.ts'
 import type { InvoicesCtx, InvoicesDeps } from './invoices.deps.ts'
@@ -29,10 +30,18 @@ const gone = () =>
 const checkoutRule = { limit: 10, windowSeconds: 600 }
 const confirmRule = { limit: 30, windowSeconds: 600 }
 
-/** A finalized, not void document by its token, or 404. */
+/**
+ * A finalized, not void document by its token, or 404; 404 too while its organization is
+ * scheduled for deletion (decision 040: its public pages go away at once).
+ */
 async function documentByToken(deps: InvoicesDeps, token: string): Promise<DocumentRecord> {
-	const [record] = await deps.db.select().from(invoiceDocuments).where(eq(invoiceDocuments.publicToken, token))
-	if (!record || record.status === 'draft' || record.status === 'void') {
+	const [row] = await deps.db
+		.select({ record: invoiceDocuments, deletingSince: organizationDeletions.requestedAt })
+		.from(invoiceDocuments)
+		.leftJoin(organizationDeletions, eq(organizationDeletions.organizationId, invoiceDocuments.organizationId))
+		.where(eq(invoiceDocuments.publicToken, token))
+	const record = row?.record
+	if (!record || record.status === 'draft' || record.status === 'void' || row.deletingSince !== null) {
 		throw gone()
 	}
 	return record
