@@ -295,3 +295,5 @@ export async function chartsOfOrganization(
 		return { ...chart, groupedBy }
 	})
 }
+
+export { createChartsExport } from './charts.export.ts'
