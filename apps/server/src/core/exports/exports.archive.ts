@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, rm } from 'node:fs/promises'
+import { mkdir, readdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { PassThrough, Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -43,6 +43,16 @@ function pathProblem(name: string): string | null {
 	return null
 }
 
+const tempName = (exportId: string) => `export-${exportId}-`
+
+/** Removes what an earlier try of this export left (a process that died mid-build) before it is built again. */
+export async function removeLeftovers(tempDir: string, exportId: string): Promise<void> {
+	const names = await readdir(tempDir).catch(() => [])
+	for (const name of names.filter((found) => found.startsWith(tempName(exportId)))) {
+		await rm(path.join(tempDir, name), { force: true })
+	}
+}
+
 /**
  * The export's ZIP, streamed to a temporary file under `tempDir` as parts add files (yazl), so an
  * organization's archive never sits in memory; its size and MD5 are counted on the way, for
@@ -56,7 +66,7 @@ export async function createZipArchive(options: {
 }): Promise<ZipArchive> {
 	const { tempDir, exportId, storage } = options
 	await mkdir(tempDir, { recursive: true })
-	const file = path.join(tempDir, `export-${exportId}-${randomBytes(4).toString('hex')}.zip`)
+	const file = path.join(tempDir, `${tempName(exportId)}${randomBytes(4).toString('hex')}.zip`)
 	const zip = new ZipFile()
 	const md5 = createHash('md5')
 	let byteSize = 0

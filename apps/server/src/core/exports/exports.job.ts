@@ -4,7 +4,7 @@
 import { and, eq, inArray, isNotNull, lt, lte } from 'drizzle-orm'
 import { organizations, users } from '#src/core/auth/auth.schema.ts'
 import type { MailMessage } from '#src/lib/mail.ts'
-import { createZipArchive, type ZipArchive } from './exports.archive.ts'
+import { createZipArchive, removeLeftovers, type ZipArchive } from './exports.archive.ts'
 import type { ExportsDeps } from './exports.deps.ts'
 import { organizationExports } from './exports.schema.ts'
 import { downloadUrl } from './exports.service.ts'
@@ -60,6 +60,7 @@ export async function buildExport(deps: ExportsDeps, exportId: string): Promise<
 	let step = 'Preparing the archive'
 	let archive: ZipArchive | null = null
 	try {
+		await removeLeftovers(deps.tempDir, exportId)
 		archive = await createZipArchive({ tempDir: deps.tempDir, exportId, storage: deps.storage })
 		for (const [index, contributor] of contributors.entries()) {
 			step = contributor.label
