@@ -281,3 +281,5 @@ export async function unmarkBilled(
 		.returning({ externalRowId: timeBilled.externalRowId })
 	return { unmarked: removed.length }
 }
+
+export { createTimeExport } from './time.org-export.ts'
