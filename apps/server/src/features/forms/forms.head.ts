@@ -56,13 +56,16 @@ function pathOf(url: string): string {
 
 /**
  * The image as the head uses it: an absolute URL, a `data:` URI for an SVG, or null when it
- * cannot be shown (an SVG that is refused, unreachable or missing).
+ * cannot be shown (an SVG that is refused, unreachable or missing). `unlockToken` goes with the
+ * URL of an upload that is only served to who unlocked the form (an image item's, forms.public.ts
+ * `openPageAsset`): an <img> sends no header, so the token travels in the address.
  */
 export async function resolvePageImage(
 	deps: FormsDeps,
 	form: { id: string; organizationId: string },
 	image: PageImage | null,
 	asset: PageAsset,
+	unlockToken: string | null = null,
 ): Promise<string | null> {
 	if (!image) {
 		return null
@@ -94,7 +97,8 @@ export async function resolvePageImage(
 	}
 	if (!isSvgName(blob.filename) && blob.contentType !== 'image/svg+xml') {
 		const path = asset.startsWith('fields/') ? `fields/${encodeURIComponent(asset.slice('fields/'.length))}` : asset
-		return `${deps.publicUrl}/api/forms/${form.id}/assets/${path}`
+		const query = unlockToken ? `?unlockToken=${encodeURIComponent(unlockToken)}` : ''
+		return `${deps.publicUrl}/api/forms/${form.id}/assets/${path}${query}`
 	}
 	return cached(`blob:${blob.id}`, async () => {
 		const file = await deps.storage.get(blob.key)

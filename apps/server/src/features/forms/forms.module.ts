@@ -40,7 +40,7 @@ export function createForms(options: Omit<FormsDeps, 'workspaces'> & { workspace
 				const query = new URL(c.req.url).search
 				return { redirect: `/forms/${encodeURIComponent(form.slug)}${query}` }
 			}
-			const data = await publicFormData(deps, form, database, { unlocked: false })
+			const data = await publicFormData(deps, form, database, null)
 			const pageUrl = `${deps.publicUrl}/forms/${form.slug ?? form.id}`
 			return { status: 200, head: renderHead(data, pageUrl), data: { form: data } }
 		} catch (error) {

@@ -180,6 +180,59 @@ describe('public page data', () => {
 		expect((await t.request('GET', `/api/forms/${form.id}/assets/fields/nothing`)).status).toBe(404)
 	})
 
+	test("a protected form's image item needs its unlock token, as its items do; its thumbnail stays public", async () => {
+		const account = await t.signUp()
+		const database = await surveyDatabase(t, account.token)
+		const picture = await uploadMemberImage(t, account.token, 'team.png', 'image/png', png)
+		const fields = [
+			{ id: 'name', propertyId: propertyIdOf(database, 'Name'), kind: 'short_text', label: 'Name' },
+			{ id: 'team', kind: 'image', label: 'Our team', image: { blobId: picture } },
+		]
+		const page = { pageTitle: 'Members only', pageThumbnail: { blobId: picture }, extras: { indexable: false } }
+		const form = await publishedFormWith(t, account.token, database.id, fields, { password: 'open sesame', page })
+		const itemPath = `/api/forms/${form.id}/assets/fields/team`
+
+		const refused = await t.request('GET', itemPath)
+		expect(refused.status).toBe(403)
+		expect(refused.body.code).toBe('PASSWORD_REQUIRED')
+		const forged = await t.request('GET', `${itemPath}?unlockToken=${encodeURIComponent('9999999999.forged')}`)
+		expect(forged.status).toBe(403)
+		// Link previews' crawlers have no password: the thumbnail is served to anyone.
+		const thumbnail = await t.request('GET', `/api/forms/${form.id}/assets/thumbnail`)
+		expect(thumbnail.status).toBe(200)
+
+		const unlocked = await t.request('POST', `/api/forms/${form.id}/unlock_form`, { json: { password: 'open sesame' } })
+		expect(unlocked.status).toBe(200)
+		const unlockToken = unlocked.body.unlockToken as string
+		const withToken = `${itemPath}?unlockToken=${encodeURIComponent(unlockToken)}`
+		// The page data gives the picture's address with the token in it, since an <img> sends no header.
+		const itemOf = (body: { fields: { id: string; imageUrl?: string }[] }) =>
+			body.fields.find((field) => field.id === 'team')?.imageUrl
+		expect(itemOf(unlocked.body.form)).toBe(`${t.config.publicUrl}${withToken}`)
+		const reread = await t.request('GET', `/api/forms/${form.id}?unlockToken=${encodeURIComponent(unlockToken)}`)
+		expect(itemOf(reread.body)).toBe(`${t.config.publicUrl}${withToken}`)
+		const served = await t.request('GET', withToken)
+		expect(served.status).toBe(200)
+		expect(served.headers.get('content-type')).toBe('image/png')
+		expect(served.headers.get('cache-control')).toBe('private, max-age=300')
+
+		// A new password takes back what the old token opened.
+		const changed = await t.request('PATCH', `/dashboard/forms/${form.id}`, {
+			token: account.token,
+			json: { password: 'new one' },
+		})
+		expect(changed.status).toBe(200)
+		expect((await t.request('GET', withToken)).status).toBe(403)
+
+		// Without a password, nothing changes: no token asked for, none in the address.
+		const open = await publishedFormWith(t, account.token, database.id, fields, { page })
+		const openData = await t.request('GET', `/api/forms/${open.id}`)
+		expect(itemOf(openData.body)).toBe(`${t.config.publicUrl}/api/forms/${open.id}/assets/fields/team`)
+		const openServed = await t.request('GET', `/api/forms/${open.id}/assets/fields/team`)
+		expect(openServed.status).toBe(200)
+		expect(openServed.headers.get('cache-control')).toBe('public, max-age=300')
+	})
+
 	test('a form without a layout of its own gets the defaults', async () => {
 		const { form } = await threePageForm()
 		const page = await t.request('GET', `/api/forms/${form.id}`)

@@ -89,13 +89,16 @@ function notPublished(): AppError {
 /**
  * The form's items as visitors see them: choices from the property's options or the question's
  * own, images resolved. The choice scope of a relation or people question stays on the server;
- * the page learns only whether it must search.
+ * the page learns only whether it must search. The pictures of a protected form's image items
+ * carry the unlock token the items were read with, as their route asks for it.
  */
 async function publicFields(
 	deps: FormsDeps,
 	form: FormRecord,
 	database: DatabaseRecord | null,
+	unlockToken: string | null,
 ): Promise<PublicField[]> {
+	const imageToken = form.passwordHash === null ? null : unlockToken
 	const properties = new Map<string, Property>((database?.properties ?? []).map((p) => [p.id, p]))
 	return Promise.all(
 		form.fields.map(async (field): Promise<PublicField> => {
@@ -109,7 +112,7 @@ async function publicFields(
 				// Only whether the visitor must search first: the scope's filter and ids stay here.
 				...(field.kind === 'relation' || field.kind === 'people' ? { searchOnly: choiceScope?.mode === 'search' } : {}),
 				...(field.kind === 'image'
-					? { imageUrl: await resolvePageImage(deps, form, field.image ?? null, fieldAsset(field.id)) }
+					? { imageUrl: await resolvePageImage(deps, form, field.image ?? null, fieldAsset(field.id), imageToken) }
 					: {}),
 			}
 		}),
@@ -162,19 +165,23 @@ export function isUnlocked(deps: FormsDeps, form: FormRecord, token: string | un
 
 // ---- page data ----------------------------------------------------------------------------
 
+/**
+ * What the public page gets. A protected form's items and logic come only with a valid unlock
+ * token; without one the page has what the password screen shows.
+ */
 export async function publicFormData(
 	deps: FormsDeps,
 	form: FormRecord,
 	database: DatabaseRecord | null,
-	options: { unlocked: boolean },
+	unlockToken: string | null,
 ): Promise<PublicForm> {
 	const passwordRequired = form.passwordHash !== null
-	const isLocked = passwordRequired && !options.unlocked
+	const isLocked = !isUnlocked(deps, form, unlockToken ?? undefined)
 	const [pageThumbnail, favicon, theme, fields] = await Promise.all([
 		resolvePageImage(deps, form, form.page.pageThumbnail, 'thumbnail'),
 		resolvePageImage(deps, form, form.page.favicon, 'favicon'),
 		publicTheme(deps, form),
-		isLocked ? null : publicFields(deps, form, database),
+		isLocked ? null : publicFields(deps, form, database, unlockToken),
 	])
 	// The plan's answers of the month used up close the form before anyone types. `submit` does
 	// not ask, so an answer to a page served before is never lost.
@@ -227,7 +234,7 @@ export async function unlockForm(
 	return {
 		unlockToken: token,
 		expiresAt: expiresAt.toISOString(),
-		form: await publicFormData(deps, form, database, { unlocked: true }),
+		form: await publicFormData(deps, form, database, token),
 	}
 }
 
@@ -264,9 +271,18 @@ export async function closedMessageOf(deps: FormsDeps, form: FormRecord, databas
  * A raster image of a published form: a page image (og:image, the favicon), the theme's logo or
  * cover, or an image item's picture (`fields/<fieldId>`). SVGs are never served as uploaded: the
  * page gets them inlined after sanitising (forms.head.ts).
+ *
+ * An image item is one of the form's items, which a protected form shows only once unlocked, so
+ * its picture needs the unlock token as the items do (PASSWORD_REQUIRED before saying whether
+ * there is one). The thumbnail, favicon, logo and cover stay public: link previews' crawlers
+ * fetch the thumbnail without a password, and the password screen itself shows the others.
  */
-export async function openPageAsset(deps: FormsDeps, idOrSlug: string, asset: PageAsset) {
+export async function openPageAsset(deps: FormsDeps, idOrSlug: string, asset: PageAsset, unlockToken?: string) {
 	const { form } = await findPublicForm(deps, idOrSlug)
+	const isItem = asset.startsWith('fields/')
+	if (isItem && !isUnlocked(deps, form, unlockToken)) {
+		throw new AppError('PASSWORD_REQUIRED')
+	}
 	const image = assetImage(form, asset)
 	if (!image || !('blobId' in image)) {
 		throw new AppError('NOT_FOUND', { detail: 'This form has no such image.' })
@@ -283,7 +299,9 @@ export async function openPageAsset(deps: FormsDeps, idOrSlug: string, asset: Pa
 		await file.body.cancel()
 		throw new AppError('NOT_FOUND', { detail: 'This form has no such image.' })
 	}
-	return { contentType: blob.contentType, byteSize: file.byteSize, body: file.body }
+	// A protected form's picture is for who unlocked it: no shared cache keeps it.
+	const isPrivate = isItem && form.passwordHash !== null
+	return { contentType: blob.contentType, byteSize: file.byteSize, body: file.body, isPrivate }
 }
 
 function assetImage(form: FormRecord, asset: PageAsset) {

@@ -35,7 +35,7 @@ import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse }
 import type { ViewCounter } from './forms.analytics.ts'
 import { formAnalytics } from './forms.analytics.ts'
 import type { FormsCtx, FormsDeps } from './forms.deps.ts'
-import { findPublicForm, isUnlocked, openPageAsset, publicFormData, unlockForm } from './forms.public.ts'
+import { findPublicForm, openPageAsset, publicFormData, unlockForm } from './forms.public.ts'
 import {
 	authorizeFormAction,
 	createForm,
@@ -315,8 +315,15 @@ const routes = {
 		path: '/api/forms/{id}/assets/fields/{fieldId}',
 		tags: publicTags,
 		summary: "The picture of a published form's image item (raster images; SVGs are inlined in the page data)",
-		request: { params: publicIdParams.extend({ fieldId: z.string().min(1).max(64) }) },
-		responses: { 200: { description: 'The image' }, 404: notFound },
+		request: {
+			params: publicIdParams.extend({ fieldId: z.string().min(1).max(64) }),
+			query: z.object({ unlockToken: z.string().max(300).optional() }),
+		},
+		responses: {
+			200: { description: 'The image' },
+			403: problemResponse("Password required: a protected form's pictures need its unlock token"),
+			404: notFound,
+		},
 	}),
 	submit: createRoute({
 		method: 'post',
@@ -425,9 +432,8 @@ export function createFormRoutes(deps: {
 
 	router.openapi(routes.publicForm, async (c) => {
 		const { form, database } = await findPublicForm(f, c.req.valid('param').id)
-		const unlocked = isUnlocked(f, form, c.req.valid('query').unlockToken)
 		c.header('cache-control', 'no-store')
-		return c.json(await publicFormData(f, form, database, { unlocked }), 200)
+		return c.json(await publicFormData(f, form, database, c.req.valid('query').unlockToken ?? null), 200)
 	})
 	router.openapi(routes.unlock, async (c) =>
 		c.json(await unlockForm(f, c.req.valid('param').id, c.req.valid('json').password, c.var.clientIp), 200),
@@ -438,7 +444,7 @@ export function createFormRoutes(deps: {
 	const image = (file: Awaited<ReturnType<typeof openPageAsset>>) => ({
 		'content-type': file.contentType,
 		'content-length': String(file.byteSize),
-		'cache-control': 'public, max-age=300',
+		'cache-control': file.isPrivate ? 'private, max-age=300' : 'public, max-age=300',
 		'x-content-type-options': 'nosniff',
 	})
 	router.openapi(routes.asset, async (c) => {
@@ -448,7 +454,7 @@ export function createFormRoutes(deps: {
 	})
 	router.openapi(routes.fieldImage, async (c) => {
 		const { id: formId, fieldId } = c.req.valid('param')
-		const file = await openPageAsset(f, formId, `fields/${fieldId}`)
+		const file = await openPageAsset(f, formId, `fields/${fieldId}`, c.req.valid('query').unlockToken)
 		return c.body(file.body, 200, image(file)) as never
 	})
 	router.openapi(routes.submit, async (c) => {
