@@ -196,4 +196,29 @@ describe('tenancy and links', () => {
 		t.services.exports.deps.now = realNow
 		expect((await openLink(t, ready.downloadUrl as string)).status).toBe(410)
 	})
+
+	test('an export left unfinished by a process that died is failed by the hourly job, and no longer blocks a new one', async () => {
+		const owner = await t.signUp()
+		const orgId = (await t.request('GET', '/dashboard/users/get_org_details', { token: owner.token })).body.id
+		const hour = 3_600_000
+		const [stuck, recent] = [randomUUID(), randomUUID()]
+		await t.db.insert(organizationExports).values([
+			{ id: stuck, organizationId: orgId, status: 'running', createdAt: new Date(Date.now() - 7 * hour) },
+			{ id: recent, organizationId: orgId, status: 'queued', createdAt: new Date(Date.now() - hour) },
+		])
+		expect((await t.request('POST', '/dashboard/exports', { token: owner.token })).status).toBe(409)
+		await t.services.jobs.send(t.services.exports.deps.queues.expire, {})
+		const failed = await until(
+			'the stuck export to fail',
+			() => t.request('GET', `/dashboard/exports/${stuck}`, { token: owner.token }),
+			(response) => response.body.status === 'failed',
+		)
+		expect(failed.body.error).toMatch(/did not finish/)
+		// An hour is not stuck: a queue may be that long.
+		expect((await t.request('GET', `/dashboard/exports/${recent}`, { token: owner.token })).body.status).toBe('queued')
+		await t.db.delete(organizationExports).where(eq(organizationExports.id, recent))
+		const started = await t.request('POST', '/dashboard/exports', { token: owner.token })
+		expect(started.status).toBe(202)
+		expect((await finishedExport(t, owner.token, started.body.id)).status).toBe('ready')
+	})
 })
