@@ -16,7 +16,7 @@ export function remoteApp(port: number): TestApp {
 	const request = async (
 		method: string,
 		pathname: string,
-		options: { token?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+		options: { token?: string; json?: unknown; body?: string | Uint8Array; headers?: Record<string, string> } = {},
 	) => {
 		const headers = new Headers(options.headers)
 		headers.set('origin', origin)
