@@ -91,3 +91,5 @@ export async function documentsOfClientRow(
 		}
 	})
 }
+
+export { createInvoicesExport } from './invoices.export.ts'
