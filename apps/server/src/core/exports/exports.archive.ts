@@ -91,6 +91,8 @@ export async function createZipArchive(options: {
 	const folders = new Set<string>()
 	const objects = new Map<string, Set<string>>()
 	let isClosed = false
+	/** Set when a file failed half-way: yazl waits for its end forever, so nothing more can follow it. */
+	let failure: unknown = null
 
 	function claim(name: string): void {
 		const problem = pathProblem(name)
@@ -115,6 +117,9 @@ export async function createZipArchive(options: {
 		if (isClosed) {
 			throw new Error('the export archive is closed')
 		}
+		if (failure) {
+			throw new Error('the export archive takes no more files after one failed', { cause: failure })
+		}
 		if (!isManifest) {
 			claim(name)
 			files.push(name)
@@ -124,7 +129,12 @@ export async function createZipArchive(options: {
 		const entry = new PassThrough()
 		zip.addReadStream(entry, name)
 		const source = typeof content === 'string' || content instanceof Uint8Array ? Readable.from([content]) : content
-		await Promise.race([pipeline(source, entry), writeFailed])
+		try {
+			await Promise.race([pipeline(source, entry), writeFailed])
+		} catch (error) {
+			failure = error
+			throw error
+		}
 	}
 
 	const discard = async () => {
