@@ -13,6 +13,8 @@ import { fromAuthError } from './core/auth/auth-errors.ts'
 import { createBackupControlRoutes } from './core/backups/backups.control.ts'
 import { createBackupQueue } from './core/backups/backups.queue.ts'
 import { clientLogMaxBytes, createClientLogRoutes } from './core/client-log/client-log.routes.ts'
+import { createDeletion, type Deletion } from './core/deletion/deletion.module.ts'
+import { createDeletionRoutes } from './core/deletion/deletion.routes.ts'
 import { createExports, type Exports } from './core/exports/exports.module.ts'
 import { createExportRoutes } from './core/exports/exports.routes.ts'
 import { createSubscriptions, type Subscriptions } from './core/subscriptions/subscriptions.module.ts'
@@ -21,6 +23,7 @@ import { createTeamRoutes } from './core/teams/teams.routes.ts'
 import { createUploadRoutes } from './core/uploads/uploads.routes.ts'
 import { type Database, pingDatabase } from './db/client.ts'
 import { type Charts, createCharts } from './features/charts/charts.module.ts'
+import { chartsPurgeContributor, dropChartProjections } from './features/charts/charts.public.ts'
 import { createChartRoutes } from './features/charts/charts.routes.ts'
 import { createForms, type Forms } from './features/forms/forms.module.ts'
 import { createFormRoutes } from './features/forms/forms.routes.ts'
@@ -80,6 +83,8 @@ export type AppServices = {
 	subscriptions: Subscriptions
 	/** The organization export; features add their parts with `exports.register` (decision 040). */
 	exports: Exports
+	/** Deleting organizations and purging them; features add purge steps (decision 040). */
+	deletion: Deletion
 	/** Set while shutting down: /readyz answers 503 so load balancers stop sending traffic. */
 	state: { isDraining: boolean }
 }
@@ -199,6 +204,19 @@ export function createServices(options: {
 		workspaces: workspaces.deps,
 		tempDir: path.join(config.dataDir, 'tmp'),
 	})
+	// Deleting an organization (decision 040): its purge runs each feature's step first.
+	const deletion = createDeletion({
+		db: database.db,
+		jobs,
+		log,
+		storage,
+		subscriptions,
+		graceDays: config.deletion.graceDays,
+	})
+	deletion.registerPurgeContributor(chartsPurgeContributor)
+	workspaces.onDatabasesRemoved(async (databaseIds) => {
+		await dropChartProjections(database.db, databaseIds)
+	})
 	// Automatic backups of the embedded database (decision 040); PostgreSQL is backed up with its own tools.
 	if (database.kind === 'pglite' && config.backups.schedule) {
 		jobs.register(createBackupQueue({ database, config, log }))
@@ -218,6 +236,7 @@ export function createServices(options: {
 		portals,
 		subscriptions,
 		exports: dataExports,
+		deletion,
 		state: { isDraining: false },
 	}
 }
@@ -319,6 +338,7 @@ export function createApp(services: AppServices) {
 	app.route('/', createTeamRoutes({ auth, db, config, subscriptions: services.subscriptions }))
 	app.route('/', createExportRoutes({ auth, exports: services.exports.deps }))
 	app.route('/', createSubscriptionRoutes({ auth, subscriptions: services.subscriptions }))
+	app.route('/', createDeletionRoutes({ auth, deletion: () => services.deletion.deps }))
 	app.route(
 		'/',
 		createUploadRoutes({

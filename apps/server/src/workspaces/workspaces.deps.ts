@@ -104,6 +104,8 @@ export type WorkspaceDeps = {
 	webhookVerificationToken: string | undefined
 	/** Asked before a workspace is added: the plan counts them. */
 	subscriptions: Subscriptions
+	/** Told the ids of databases whose workspace was disconnected, to drop what they made of them. */
+	databasesRemoved: ((databaseIds: string[]) => Promise<void>)[]
 }
 
 /** A caller working in one organization. */

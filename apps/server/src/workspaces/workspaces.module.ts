@@ -52,6 +52,7 @@ export function createWorkspaces(options: {
 		connectors,
 		publicScopes,
 		sourceLabelers,
+		databasesRemoved: [],
 		queues: { ...createSyncQueues(() => deps), ...createWriteQueues(() => deps) },
 	}
 	for (const queue of Object.values(deps.queues)) {
@@ -73,6 +74,10 @@ export function createWorkspaces(options: {
 		/** How the deliveries list names writes from `kind:<id>` sources. */
 		registerSourceLabels: (kind: string, labeler: SourceLabeler) => {
 			sourceLabelers.set(kind, labeler)
+		},
+		/** A module that keeps something per database outside its tables (charts' projections) drops it here. */
+		onDatabasesRemoved: (drop: (databaseIds: string[]) => Promise<void>) => {
+			deps.databasesRemoved.push(drop)
 		},
 	}
 }

@@ -16,6 +16,7 @@ import type {
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm'
 import Papa from 'papaparse'
 import type { NotionSignInDeps } from '#src/core/auth/auth.notion.ts'
+import { deleteNotionPace } from '#src/core/deletion/deletion.purge.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import { deriveKey, isValidSignature, sign } from '#src/lib/signing.ts'
 import { ConnectorError } from './connector.ts'
@@ -26,7 +27,7 @@ import { filtersSql, orderSql, parseFilters, parseSorts } from './rows.query.ts'
 import { convertValue, validateRowValues } from './values.ts'
 import type { WorkspaceCtx, WorkspaceDeps } from './workspaces.deps.ts'
 import { canDeleteDatabase, canRemoveWorkspace, workspaceRefusals } from './workspaces.policy.ts'
-import { workspaceDatabases, workspaceRows, workspaces } from './workspaces.schema.ts'
+import { workspaceDatabases, workspaceRows, workspaces, workspaceWrites } from './workspaces.schema.ts'
 import { queueDiscovery } from './workspaces.sync.ts'
 
 type WorkspaceRecord = typeof workspaces.$inferSelect
@@ -278,8 +279,28 @@ export async function disconnectWorkspace(ctx: WorkspaceCtx & { role: Role }, id
 	if (!canRemoveWorkspace(ctx.role)) {
 		throw new AppError('FORBIDDEN', { detail: workspaceRefusals.removeWorkspace })
 	}
-	// Rows, databases and queued writes go with it (foreign keys cascade).
+	// Nothing of it is kept (decision 040). Jobs naming it, its databases or its writes go first,
+	// while those ids can still be read; the Notion pace goes unless another organization's
+	// workspace is the same Notion workspace.
+	await ctx.db.execute(sql`
+		delete from pgboss.job j where j.state <> 'active' and exists (
+			select 1 from jsonb_path_query(j.data, 'strict $.**') v
+			where jsonb_typeof(v) = 'string' and (
+				v #>> '{}' = ${record.id}
+				or v #>> '{}' in (select id from ${workspaceDatabases} where ${workspaceDatabases.workspaceId} = ${record.id})
+				or v #>> '{}' in (select id from ${workspaceWrites} where ${workspaceWrites.workspaceId} = ${record.id})))`)
+	await deleteNotionPace(ctx.db, ctx.orgId, record.id)
+	const databases = await ctx.db
+		.select({ id: workspaceDatabases.id })
+		.from(workspaceDatabases)
+		.where(eq(workspaceDatabases.workspaceId, record.id))
+	// Rows, their content, databases, queued writes and the tokens go with it (foreign keys cascade).
 	await ctx.db.delete(workspaces).where(and(eq(workspaces.id, record.id), eq(workspaces.organizationId, ctx.orgId)))
+	// What modules made of its databases outside those tables (charts' projection tables).
+	const removed = databases.map((database) => database.id)
+	for (const databasesRemoved of ctx.databasesRemoved) {
+		await databasesRemoved(removed)
+	}
 }
 
 // ---- databases ----------------------------------------------------------------------------

@@ -8,8 +8,8 @@ import type { Storage } from '#src/lib/storage.ts'
 import type { PurgeContributor } from './deletion.contributor.ts'
 import { organizationDeletions } from './deletion.schema.ts'
 
-/** One purge job: an organization, or none (the hourly pass over every schedule that came due). */
-export type PurgeJob = { organizationId?: string }
+/** A purge job: a pass over every schedule that came due. It names no organization (deletion.purge.ts). */
+export type PurgeJob = Record<string, never>
 
 export type DeletionDeps = {
 	db: Db
@@ -81,7 +81,7 @@ export async function scheduleOrganizationDeletion(
 		'organization scheduled for deletion',
 	)
 	if (row.purgeAfter.getTime() <= now.getTime()) {
-		await deps.jobs.send(deps.purgeQueue, { organizationId: input.organizationId })
+		await deps.jobs.send(deps.purgeQueue, {})
 	}
 	return toDeletion(row)
 }

@@ -158,6 +158,25 @@ export async function buildProjection(
 }
 
 /**
+ * Drops the projections of these databases, their tables and registry rows: their organization
+ * is purged or their workspace disconnected (decision 040). Idempotent. Returns how many tables
+ * there were.
+ */
+export async function dropProjections(db: Db, databaseIds: readonly string[]): Promise<number> {
+	let dropped = 0
+	for (const databaseId of databaseIds) {
+		const table = projectionTableOf(databaseId)
+		const result = (await db.execute(
+			sql`select 1 from pg_tables where schemaname = current_schema() and tablename = ${table}`,
+		)) as unknown as { rows: unknown[] }
+		await db.execute(sql`drop table if exists ${sql.identifier(table)}`)
+		await db.delete(chartProjections).where(eq(chartProjections.databaseId, databaseId))
+		dropped += result.rows.length
+	}
+	return dropped
+}
+
+/**
  * Tables of databases that are gone (their registry rows went with them): dropped. Matched with
  * starts_with: in LIKE an underscore matches any character, and `chart_proj_%` matches the
  * registry table `chart_projections` itself.

@@ -7,12 +7,14 @@ import {
 } from '@blocksmith/contracts/charts.ts'
 import type { WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
 import { and, eq, inArray, type SQL } from 'drizzle-orm'
+import type { PurgeContributor } from '#src/core/deletion/deletion.contributor.ts'
 import type { Db } from '#src/db/client.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
 import { figuresCsv } from './charts.csv.ts'
 import type { ChartsCtx, ChartsDeps } from './charts.deps.ts'
 import { chartFiguresOf, computeChartFigures, dataUpdatedAt, drawChart } from './charts.output.ts'
+import { dropProjections } from './charts.projection.ts'
 import { renderChartPng } from './charts.render.ts'
 import { charts } from './charts.schema.ts'
 import { type ChartRecord, configOf, type DatabaseRecord, findDatabase, getChartRecords } from './charts.service.ts'
@@ -297,3 +299,21 @@ export async function chartsOfOrganization(
 }
 
 export { createChartsExport } from './charts.export.ts'
+
+/** Drops the typed projections of these databases (a disconnected workspace's). */
+export const dropChartProjections = dropProjections
+
+/** An organization's purge (decision 040): the projection tables of its databases, which no foreign key reaches. */
+export const chartsPurgeContributor: PurgeContributor = {
+	name: 'chartProjections',
+	run: async ({ db, organizationId }) => {
+		const databases = await db
+			.select({ id: workspaceDatabases.id })
+			.from(workspaceDatabases)
+			.where(eq(workspaceDatabases.organizationId, organizationId))
+		return dropProjections(
+			db,
+			databases.map((database) => database.id),
+		)
+	},
+}
