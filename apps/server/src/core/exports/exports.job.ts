@@ -35,7 +35,7 @@ export function createExportQueues(deps: () => ExportsDeps): ExportsDeps['queues
 }
 
 /** Builds one export, start to end. Never throws for a failing part: the export is marked failed. */
-export async function buildExport(deps: ExportsDeps, exportId: string): Promise<void> {
+async function buildExport(deps: ExportsDeps, exportId: string): Promise<void> {
 	const { db, log } = deps
 	const [row] = await db
 		.select({ record: organizationExports, organization: organizations })
@@ -110,7 +110,7 @@ export async function buildExport(deps: ExportsDeps, exportId: string): Promise<
 	}
 }
 
-export function exportReadyMail(
+function exportReadyMail(
 	to: string,
 	name: string,
 	organizationName: string,
@@ -150,7 +150,7 @@ async function sendReadyMail(
 }
 
 /** Deletes the archives whose links have expired, a page at a time, and fails exports left stuck. */
-export async function expireExports(deps: ExportsDeps): Promise<void> {
+async function expireExports(deps: ExportsDeps): Promise<void> {
 	const { db } = deps
 	const now = deps.now()
 	const pageSize = 100

@@ -16,7 +16,7 @@ import type { ExportContributor } from './exports.contributor.ts'
  * A name as part of a file name: letters, digits, spaces, `-` and `_` only, at most 60
  * characters. Paths keep the object's id beside it, so two objects of one name never collide.
  */
-export function fileNamePart(name: string, fallback: string): string {
+function fileNamePart(name: string, fallback: string): string {
 	const cleaned = name
 		.normalize('NFC')
 		.replace(/[^\p{L}\p{N} _-]+/gu, ' ')
@@ -28,7 +28,7 @@ export function fileNamePart(name: string, fallback: string): string {
 }
 
 /** An id as part of a path: ours are UUIDs and base64url, but a path never trusts that. */
-export const idPart = (id: string) => id.replace(/[^\w-]+/g, '_')
+const idPart = (id: string) => id.replace(/[^\w-]+/g, '_')
 
 /** CSV as the workspaces' export writes it: a byte-order mark for spreadsheets, CRLF, formulas neutralised. */
 function toCsv(fields: string[], data: string[][]): string {

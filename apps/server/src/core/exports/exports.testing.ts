@@ -10,7 +10,7 @@ import type { ExportContributor } from './exports.contributor.ts'
 // open until the test lets it go, to see it running.
 
 /** A ZIP's files in the order they are stored, read with yauzl (CRCs checked). */
-export function readZip(bytes: Uint8Array): Promise<Map<string, Buffer>> {
+function readZip(bytes: Uint8Array): Promise<Map<string, Buffer>> {
 	return new Promise((resolve, reject) => {
 		yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true }, (error, zip) => {
 			if (error || !zip) {
