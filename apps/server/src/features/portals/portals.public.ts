@@ -25,4 +25,5 @@ export async function findPortalByHost(db: Db, host: string | undefined): Promis
 	return found?.isEnabled ? { slug: found.slug } : null
 }
 
+export { createPortalsExport } from './portals.export.ts'
 export { readPortalFormIdentity as portalFormIdentity } from './portals.form-identity.ts'
