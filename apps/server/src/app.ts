@@ -13,6 +13,7 @@ import { fromAuthError } from './core/auth/auth-errors.ts'
 import { createBackupControlRoutes } from './core/backups/backups.control.ts'
 import { createBackupQueue } from './core/backups/backups.queue.ts'
 import { clientLogMaxBytes, createClientLogRoutes } from './core/client-log/client-log.routes.ts'
+import { createAccountDeletionRoutes } from './core/deletion/deletion.account.routes.ts'
 import { createDeletion, type Deletion } from './core/deletion/deletion.module.ts'
 import { createDeletionRoutes } from './core/deletion/deletion.routes.ts'
 import { createExports, type Exports } from './core/exports/exports.module.ts'
@@ -46,6 +47,7 @@ import { findPortalByHost, hostNameOf } from './features/portals/portals.public.
 import { createPortalCleanupQueue } from './features/portals/portals.session.ts'
 import { createPortalSetupRoutes } from './features/portals/portals.setup.routes.ts'
 import { createPortalVisitorRoutes } from './features/portals/portals.visitor.routes.ts'
+import { releaseEntriesOf } from './features/time/time.account.ts'
 import { createTime, type Time } from './features/time/time.module.ts'
 import { createTimeReportRoutes } from './features/time/time.reports.routes.ts'
 import { createTimeRoutes } from './features/time/time.routes.ts'
@@ -339,6 +341,17 @@ export function createApp(services: AppServices) {
 	app.route('/', createExportRoutes({ auth, exports: services.exports.deps }))
 	app.route('/', createSubscriptionRoutes({ auth, subscriptions: services.subscriptions }))
 	app.route('/', createDeletionRoutes({ auth, deletion: () => services.deletion.deps }))
+	app.route(
+		'/',
+		createAccountDeletionRoutes({
+			auth,
+			db,
+			deletion: services.deletion.deps,
+			rateLimits: config.rateLimits,
+			// What features do before a person leaves organizations with their account (decision 040).
+			leaveSteps: [(input) => releaseEntriesOf(services.time.deps, input)],
+		}),
+	)
 	app.route(
 		'/',
 		createUploadRoutes({
