@@ -1,4 +1,4 @@
-// `npm run backup [-- --out <file or folder>]`: a backup of the embedded database and uploaded
+// `npm run backup [-- --out <folder or file.tar.gz>]`: a backup of the embedded database and uploaded
 // files (decision 040). While the server runs, it takes the backup itself (it holds the
 // database); otherwise this process opens the data folder and takes it the same way.
 
@@ -7,7 +7,7 @@ import path from 'node:path'
 import { askRunningServer, lockHolder, readControlFile } from '../core/backups/backups.control.ts'
 import { type BackupResult, createBackup } from '../core/backups/backups.ts'
 
-const usage = 'Usage: npm run backup [-- --out <file or folder>]'
+const usage = 'Usage: npm run backup [-- --out <folder, or a file name ending in .tar.gz>]'
 
 function parseArgs(args: string[]): { out: string | undefined } {
 	let out: string | undefined
@@ -37,7 +37,7 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 async function main(): Promise<void> {
 	const { out: given } = parseArgs(process.argv.slice(2))
 	// A relative --out means from where the command was run, also when the server writes the file.
-	const out = given ? path.resolve(given) + (/[/\\]$/.test(given) ? path.sep : '') : undefined
+	const out = given ? path.resolve(given) : undefined
 	const [{ loadConfig }, { openDatabase }] = await Promise.all([import('../config.ts'), import('../db/client.ts')])
 	const config = loadConfig()
 	if (config.databaseUrl) {

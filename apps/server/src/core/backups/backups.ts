@@ -37,7 +37,7 @@ export type BackupOptions = {
 	isS3: boolean
 	/** The default folder (config.backups.dir). */
 	dir: string
-	/** A file or a folder (existing, or written with a trailing slash) instead of `dir`. */
+	/** Instead of `dir`: a file when it ends in .tar.gz, else a folder (made if missing). */
 	out?: string | undefined
 	now?: Date
 }
@@ -130,15 +130,12 @@ export async function sha256Of(file: string): Promise<string> {
 	return hash.digest('hex')
 }
 
-/** Where the archive goes: `out` (a folder, or a file name), else a new name in `dir`. */
+/** Where the archive goes: `out` when it names a .tar.gz file, else a new name in the folder `out` or `dir`. */
 async function targetOf(options: BackupOptions, at: Date): Promise<string> {
 	const out = options.out ? path.resolve(options.out) : undefined
-	if (out && !/[/\\]$/.test(options.out ?? '')) {
-		const found = await stat(out).catch(() => null)
-		if (!found?.isDirectory()) {
-			await mkdir(path.dirname(out), { recursive: true })
-			return out
-		}
+	if (out?.endsWith('.tar.gz')) {
+		await mkdir(path.dirname(out), { recursive: true })
+		return out
 	}
 	const dir = out ?? options.dir
 	await mkdir(dir, { recursive: true, mode: 0o700 })
