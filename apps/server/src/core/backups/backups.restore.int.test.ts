@@ -64,11 +64,12 @@ describe.skipIf(isPostgres)('backup and restore of a data folder', () => {
 
 		const nothing = await t.request('POST', '/internal/nothing-here', { json: {} })
 		expect(nothing.status).toBe(404)
-		for (const headers of [
+		const attempts: Record<string, string>[] = [
 			{},
 			{ authorization: 'Bearer wrong-token' },
 			{ authorization: `Bearer ${control?.token}x` },
-		]) {
+		]
+		for (const headers of attempts) {
 			const refused = await t.request('POST', '/internal/backup', { json: {}, headers })
 			expect(refused.status).toBe(404)
 			expect(refused.body.title).toBe(nothing.body.title)
