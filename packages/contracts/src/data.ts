@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { organizationDeletionSchema } from './deletion.ts'
 
 // Your data (issue 20, decision 040): an organization's export, its deletion, and deleting an
 // account. Backups of the embedded database have no HTTP API: they are `npm run backup`.
@@ -48,13 +49,8 @@ export type ExportManifest = z.infer<typeof exportManifestSchema>
 
 // ---- deleting an organization -----------------------------------------------------------------
 
-/** An organization's scheduled deletion: restorable by an owner until `purgeAfter`. */
-export const organizationDeletionSchema = z.object({
-	requestedAt: z.iso.datetime(),
-	purgeAfter: z.iso.datetime(),
-	requestedBy: z.string().nullable(),
-})
-export type OrganizationDeletion = z.infer<typeof organizationDeletionSchema>
+// The deletion itself is in deletion.ts (the organization's details carry it on every page).
+export { type OrganizationDeletion, organizationDeletionSchema } from './deletion.ts'
 
 /** Typing the organization's name confirms its deletion. */
 export const deleteOrganizationSchema = z.object({ name: z.string().max(200) })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { emailSchema, idSchema, passwordSchema } from './common.ts'
-import { organizationDeletionSchema } from './data.ts'
+import { organizationDeletionSchema } from './deletion.ts'
 import { planIdSchema, subscriptionStateSchema } from './subscriptions.ts'
 
 export const roleSchema = z.enum(['owner', 'admin', 'member'])

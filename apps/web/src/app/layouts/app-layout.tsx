@@ -69,7 +69,7 @@ export function AppLayout() {
 	if (org.data?.deletion) {
 		return (
 			<Suspense fallback={null}>
-				<DeletionPage org={org.data} deletion={org.data.deletion} />
+				<DeletionPage org={org.data} switcher={<OrganizationSwitcher />} />
 			</Suspense>
 		)
 	}

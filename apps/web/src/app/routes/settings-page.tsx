@@ -3,7 +3,6 @@ import { useSearchParams } from 'react-router'
 import { Skeleton } from '#src/components/ui/skeleton.tsx'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#src/components/ui/tabs.tsx'
 import { ProfileSettings } from '#src/core/auth/components/profile-settings.tsx'
-import { PasswordSettings, SessionSettings } from '#src/core/auth/components/security-settings.tsx'
 import { InvitationsPanel, MembersPanel, OrganizationSettings } from '#src/core/teams/components/team-settings.tsx'
 
 // Its own chunk: most visits to Settings never open Billing.
@@ -11,6 +10,13 @@ const BillingSettings = lazy(() =>
 	import('#src/core/billing/components/billing-settings.tsx').then((module) => ({ default: module.BillingSettings })),
 )
 
+// Password & sessions too (issue 20 made room for "Your data" in this page's budget so).
+const PasswordSettings = lazy(() =>
+	import('#src/core/auth/components/security-settings.tsx').then((module) => ({ default: module.PasswordSettings })),
+)
+const SessionSettings = lazy(() =>
+	import('#src/core/auth/components/security-settings.tsx').then((module) => ({ default: module.SessionSettings })),
+)
 // Your data (issue 20): their own chunks too, loaded with their tab.
 const DataSettings = lazy(() => import('#src/core/your-data/components/data-settings.tsx'))
 const DeleteAccountCard = lazy(() => import('#src/core/your-data/components/delete-account.tsx'))
@@ -49,9 +55,13 @@ export function SettingsPage() {
 						<DeleteAccountCard />
 					</Suspense>
 				</TabsContent>
-				<TabsContent value="security" className="grid gap-6 pt-6">
-					<PasswordSettings />
-					<SessionSettings />
+				<TabsContent value="security" className="pt-6">
+					<Suspense fallback={<Skeleton className="h-56" />}>
+						<div className="grid gap-6">
+							<PasswordSettings />
+							<SessionSettings />
+						</div>
+					</Suspense>
 				</TabsContent>
 				<TabsContent value="organization" className="pt-6">
 					<OrganizationSettings />

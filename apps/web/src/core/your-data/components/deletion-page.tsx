@@ -1,26 +1,31 @@
-import type { OrganizationDeletion } from '@blocksmith/contracts/data.ts'
 import type { OrgDetails } from '@blocksmith/contracts/teams.ts'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { LogOut, Trash2 } from 'lucide-react'
+import { lazy, type ReactNode, Suspense } from 'react'
 import { toast } from 'sonner'
-import { Brand } from '#src/app/brand.tsx'
 import { Button } from '#src/components/ui/button.tsx'
-import { signOut } from '#src/core/auth/api/account.ts'
-import { OrganizationSwitcher } from '#src/core/teams/components/organization-switcher.tsx'
+import { api } from '#src/lib/api-client.ts'
 import { useSessionStore } from '#src/lib/session-context.tsx'
-import { restoreOrganization } from '../api/data.ts'
-import { ExportCard, formatDate } from './export-card.tsx'
+
+// Loaded after the page: the shell pays for this page's own chunk only.
+const ExportCard = lazy(() => import('./export-card.tsx').then((module) => ({ default: module.ExportCard })))
+
+type DeletionPageProps = {
+	org: OrgDetails
+	/** The shell's organization switcher: handed over, so the shell does not split it out for this page. */
+	switcher: ReactNode
+}
 
 /**
  * What the dashboard shows instead of its modules while the organization is scheduled for
  * deletion (its own chunk): when it goes, and the ways on — restoring it (owners), taking its
  * data (owners and admins), another organization or signing out (everyone).
  */
-export default function DeletionPage({ org, deletion }: { org: OrgDetails; deletion: OrganizationDeletion }) {
+export default function DeletionPage({ org, switcher }: DeletionPageProps) {
 	const queryClient = useQueryClient()
 	const session = useSessionStore()
 	const restore = useMutation({
-		mutationFn: restoreOrganization,
+		// The one call of api/data.ts this page makes, here: that module would be one more chunk to load first.
+		mutationFn: () => api('/dashboard/organization/restore', { json: {} }),
 		onSuccess: async () => {
 			toast.success(`${org.name} was restored.`)
 			// Everything read while it was being deleted was refused: read it all again.
@@ -28,16 +33,12 @@ export default function DeletionPage({ org, deletion }: { org: OrgDetails; delet
 		},
 	})
 	const isOwner = org.role === 'owner'
-	const when = formatDate(deletion.purgeAfter)
+	const when = new Date(org.deletion?.purgeAfter ?? '').toLocaleDateString(undefined, { dateStyle: 'medium' })
 
 	return (
-		<div className="flex min-h-dvh flex-col items-center bg-muted/40 px-4 py-10">
-			<div className="mb-8">
-				<Brand />
-			</div>
+		<div className="flex min-h-dvh flex-col items-center gap-8 bg-muted/40 px-4 py-10">
 			<main id="main" className="grid w-full max-w-2xl gap-6">
 				<div className="grid gap-4 rounded-xl border bg-card p-6 text-center shadow-sm sm:p-8">
-					<Trash2 aria-hidden className="mx-auto size-10 text-error" />
 					<h1 className="font-semibold text-xl tracking-tight">
 						{org.name} is scheduled for deletion on {when}
 					</h1>
@@ -47,26 +48,31 @@ export default function DeletionPage({ org, deletion }: { org: OrgDetails; delet
 							: `It is being deleted: its data is purged for good on ${when}. Switch to another organization, or sign out.`}
 					</p>
 					{isOwner ? (
-						<div>
-							<Button isLoading={restore.isPending} onClick={() => restore.mutate()}>
-								Restore organization
-							</Button>
-						</div>
+						<Button className="justify-self-center" isLoading={restore.isPending} onClick={() => restore.mutate()}>
+							Restore organization
+						</Button>
 					) : null}
 					<div className="mx-auto grid w-full max-w-xs gap-2">
-						<OrganizationSwitcher />
+						{switcher}
 						<Button
 							variant="ghost"
 							onClick={async () => {
-								await signOut()
+								// auth/api/account.ts's signOut, spelled out: importing it costs the shell of every
+								// dashboard page bytes it has no room for (bench/web-bundle.bench.ts).
+								await api('/api/auth/sign-out', { json: {}, isCredentialCheck: true }).catch(() => {})
 								session.clear()
 							}}
 						>
-							<LogOut aria-hidden /> Sign out
+							Sign out
 						</Button>
 					</div>
 				</div>
-				{org.role === 'member' ? null : <ExportCard />}
+				{org.role === 'member' ? null : (
+					// No skeleton: one more chunk the shell would name for this page.
+					<Suspense fallback={null}>
+						<ExportCard />
+					</Suspense>
+				)}
 			</main>
 		</div>
 	)
