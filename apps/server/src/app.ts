@@ -24,13 +24,15 @@ import { createTeamRoutes } from './core/teams/teams.routes.ts'
 import { createUploadRoutes } from './core/uploads/uploads.routes.ts'
 import { type Database, pingDatabase } from './db/client.ts'
 import { type Charts, createCharts } from './features/charts/charts.module.ts'
-import { chartsPurgeContributor, dropChartProjections } from './features/charts/charts.public.ts'
+import { chartsPurgeContributor, createChartsExport, dropChartProjections } from './features/charts/charts.public.ts'
 import { createChartRoutes } from './features/charts/charts.routes.ts'
 import { createForms, type Forms } from './features/forms/forms.module.ts'
+import { createFormsExport } from './features/forms/forms.public.ts'
 import { createFormRoutes } from './features/forms/forms.routes.ts'
 import { createInvoiceDocumentRoutes } from './features/invoices/invoices.documents.routes.ts'
 import { createInvoiceFilterRoutes } from './features/invoices/invoices.filters.routes.ts'
 import { createInvoices, type Invoices } from './features/invoices/invoices.module.ts'
+import { createInvoicesExport } from './features/invoices/invoices.public.ts'
 import { createRecurringRoutes } from './features/invoices/invoices.recurring.routes.ts'
 import { createRecurringQueue } from './features/invoices/invoices.recurring.ts'
 import { createInvoiceRoutes } from './features/invoices/invoices.routes.ts'
@@ -43,12 +45,13 @@ import { createPortalBrandRoutes } from './features/portals/portals.brand.routes
 import { createPortalMemberRoutes } from './features/portals/portals.members.routes.ts'
 import { createPortals, type Portals } from './features/portals/portals.module.ts'
 import { createPortalModuleRoutes } from './features/portals/portals.modules.routes.ts'
-import { findPortalByHost, hostNameOf } from './features/portals/portals.public.ts'
+import { createPortalsExport, findPortalByHost, hostNameOf } from './features/portals/portals.public.ts'
 import { createPortalCleanupQueue } from './features/portals/portals.session.ts'
 import { createPortalSetupRoutes } from './features/portals/portals.setup.routes.ts'
 import { createPortalVisitorRoutes } from './features/portals/portals.visitor.routes.ts'
 import { releaseEntriesOf } from './features/time/time.account.ts'
 import { createTime, type Time } from './features/time/time.module.ts'
+import { createTimeExport } from './features/time/time.public.ts'
 import { createTimeReportRoutes } from './features/time/time.reports.routes.ts'
 import { createTimeRoutes } from './features/time/time.routes.ts'
 import { createTimeShareRoutes } from './features/time/time.share.routes.ts'
@@ -206,6 +209,11 @@ export function createServices(options: {
 		workspaces: workspaces.deps,
 		tempDir: path.join(config.dataDir, 'tmp'),
 	})
+	dataExports.register(createFormsExport(forms.deps))
+	dataExports.register(createChartsExport(charts.deps))
+	dataExports.register(createTimeExport(time.deps))
+	dataExports.register(createInvoicesExport(invoices.deps))
+	dataExports.register(createPortalsExport())
 	// Deleting an organization (decision 040): its purge runs each feature's step first.
 	const deletion = createDeletion({
 		db: database.db,
