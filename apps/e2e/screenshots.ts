@@ -9,6 +9,7 @@ import { createFakeNotion } from '../server/src/test/fake-notion/fake-notion.ts'
 import { chromiumFlags, findChromium } from './chromium.ts'
 import { createHttpApi, randomClientIp } from './http-api.ts'
 import { waitForMail } from './mail.ts'
+import { dataShots, seedData } from './screenshots-data.ts'
 import { formShots, seedFormShots } from './screenshots-forms.ts'
 import { invoiceShots, seedInvoices, startShotsStripe } from './screenshots-invoices.ts'
 import { portalShots, seedPortal } from './screenshots-portals.ts'
@@ -192,6 +193,16 @@ try {
 		await uploadImage(api, baseUrl, ada.token, 'portal-logo.png', logoPng()),
 	)
 	const formsPart3 = await seedFormShots(api, baseUrl, dataDir)
+	// Last: the exports of Ada's organization hold everything above.
+	const yourData = await seedData(
+		api,
+		dataDir,
+		{ ada: ada.token, charles: charles.token },
+		{
+			confirmEmail: (email) => confirmEmail(api, dataDir, email),
+			renameOrganization: (token, name) => renameOrganization(api, token, name),
+		},
+	)
 
 	// Mary owns "Celestial Mechanics", an organization of its own whose subscription she paused:
 	// a trial cannot be paused, so billing starts first (the local provider takes no payment).
@@ -680,6 +691,7 @@ try {
 			isSignedIn: true,
 			ready: heading('Nothing to resume'),
 		},
+		...dataShots(yourData),
 	]
 
 	const chosen = process.argv.slice(2)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { BrowserContext, Page } from 'playwright-core'
-import { api, assertNoProblems, failedRequest, newPage, useBrowser, waitForHome } from '../../fixtures.ts'
+import { api, assertNoProblems, failedRequest, newPage, useBrowser, waitForHome, waitForPath } from '../../fixtures.ts'
 import { startOwnServer } from '../billing/billing-steps.ts'
 import { dataTab, publishedForm, toast, until } from './data-steps.ts'
 
@@ -77,12 +77,27 @@ test('an owner deletes the organization by its name, its form stops, and Restore
 
 	await page.getByRole('button', { name: 'Restore organization' }).click()
 	await toast(page, `${organization} was restored.`).waitFor()
-	await page.getByRole('navigation', { name: 'Main' }).waitFor()
+	// Restored, but the subscription the deletion ended stays ended (decision 040): the owner is
+	// back in the organization, on /paused, and a plan brings everything back as it was.
+	await waitForPath(page, '/paused')
+	await page.getByRole('heading', { level: 1, name: 'The subscription was canceled' }).waitFor()
 	const restored = await api.callOk<OrgDetails>('/dashboard/users/get_org_details', { token: owner.token })
-	assert.equal(restored.deletion, null)
-	await page.goto('/settings?tab=organization')
-	await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor()
+	assert.deepEqual(
+		{ deletion: restored.deletion, state: restored.subscriptionState },
+		{ deletion: null, state: 'canceled' },
+	)
+	await page.getByRole('link', { name: 'Choose a plan' }).click()
+	const changePlan = page.getByRole('dialog', { name: 'Change plan' })
+	await changePlan.getByRole('button', { name: 'Choose Pro' }).click()
+	await toast(page, 'Your subscription has started again.').waitFor()
+	await changePlan.waitFor({ state: 'detached' })
+	await page.goto('/')
+	await waitForHome(page, owner.name)
 	assert.equal(await page.getByText('is scheduled for deletion').count(), 0)
+	await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Forms' }).click()
+	await page.getByRole('link', { name: 'Orders', exact: true }).first().waitFor()
+	await visitor.page.reload()
+	await visitor.page.getByRole('button', { name: 'Submit' }).waitFor()
 	assertNoProblems(tab.problems, [failedRequest(409)])
 	assertNoProblems(stranger.problems, [failedRequest(404), failedRequest(409)])
 })
@@ -111,8 +126,11 @@ test('with no grace period the purge runs at once: the organization is gone, and
 		)
 		const gone = await server.api.call('/dashboard/users/get_org_details', { token: owner.token })
 		assert.equal(((await gone.json()) as { code: string }).code, 'NO_ORGANIZATION')
+		// The dashboard no longer knows it: nothing of it is named anywhere.
 		await page.goto('/')
+		await waitForHome(page, owner.name)
 		await page.getByText('Your account does not belong to an organization.').first().waitFor()
+		assert.equal(await page.getByText(organization).count(), 0, 'the purged organization is still shown')
 
 		// The form's page: no such form.
 		const stranger = await newPage(browser(), { baseUrl: server.baseUrl })
