@@ -20,7 +20,7 @@ import { organizationDeletions } from './deletion.schema.ts'
 let t: TestApp
 
 beforeAll(async () => {
-	t = await createTestApp()
+	t = await createTestApp({ FORM_MIN_FILL_SECONDS: '0' })
 })
 afterAll(async () => {
 	await t.close()
@@ -34,8 +34,9 @@ const preview = async (token: string) => {
 	expect(response.status).toBe(200)
 	return response.body
 }
-const deleteWith = (account: Account, password: string | undefined = account.password) =>
-	t.request('POST', path, { token: account.token, json: password === undefined ? {} : { password } })
+/** Asks to delete the account: with its own password unless another (or none: null) is given. */
+const deleteWith = (account: Account, password: string | null = account.password) =>
+	t.request('POST', path, { token: account.token, json: password === null ? {} : { password } })
 
 async function expectGone(account: Account) {
 	expect(await t.db.select().from(users).where(eq(users.id, account.userId))).toEqual([])
@@ -165,6 +166,30 @@ describe('who may delete their account', () => {
 		expect((await t.request('GET', '/auth/validate_token', { token: neighbour.token })).status).toBe(200)
 	})
 
+	test('an organization already scheduled for deletion does not block its only owner, who leaves it', async () => {
+		const team = await teamWithEveryRole(t)
+		const [org] = await t.db.select().from(organizations).where(eq(organizations.id, team.orgId))
+		const scheduled = await t.request('POST', '/dashboard/organization/delete', {
+			token: team.owner.token,
+			json: { name: org?.name },
+		})
+		expect(scheduled.status, JSON.stringify(scheduled.body)).toBe(200)
+		const shown = await preview(team.owner.token)
+		expect(shown.blockedBy).toEqual([])
+		expect(shown.leavesOrganizations.map((o: { id: string }) => o.id)).toEqual([team.orgId])
+
+		expect((await deleteWith(team.owner)).status).toBe(200)
+		await expectGone(team.owner)
+		// It keeps its own schedule: purged when its grace period ends, not now.
+		expect(await memberIds(team.orgId)).toEqual([team.admin.userId, team.member.userId].sort())
+		const [deletion] = await t.db
+			.select()
+			.from(organizationDeletions)
+			.where(eq(organizationDeletions.organizationId, team.orgId))
+		expect(deletion?.reason).toBe('requested')
+		expect(deletion?.requestedBy).toBeNull()
+	})
+
 	test('the address can sign up again afterwards, as a new account', async () => {
 		const first = await t.signUp()
 		expect((await deleteWith(first)).status).toBe(200)
@@ -177,7 +202,7 @@ describe('who may delete their account', () => {
 describe('confirming it is the person', () => {
 	test('a wrong or missing password is a 400 naming password, and nothing is deleted', async () => {
 		const account = await t.signUp()
-		for (const password of ['not the password', undefined]) {
+		for (const password of ['not the password', null]) {
 			const refused = await deleteWith(account, password)
 			expect(refused.status).toBe(400)
 			expect(refused.body.code).toBe('VALIDATION_FAILED')
@@ -215,7 +240,7 @@ describe('confirming it is the person', () => {
 			.where(eq(sessions.userId, account.userId))
 		const old = await preview(account.token)
 		expect(old).toMatchObject({ hasPassword: false, isRecentSignIn: false })
-		const refused = await deleteWith(account, undefined)
+		const refused = await deleteWith(account, null)
 		expect(refused.status).toBe(403)
 		expect(refused.body.code).toBe('REAUTHENTICATE')
 		expect(await t.db.select().from(users).where(eq(users.id, account.userId))).toHaveLength(1)
@@ -223,7 +248,7 @@ describe('confirming it is the person', () => {
 		// As a sign-in a moment ago leaves it.
 		await t.db.update(sessions).set({ createdAt: sql`now()` }).where(eq(sessions.userId, account.userId))
 		expect(await preview(account.token)).toMatchObject({ hasPassword: false, isRecentSignIn: true })
-		expect((await deleteWith(account, undefined)).status).toBe(200)
+		expect((await deleteWith(account, null)).status).toBe(200)
 		await expectGone(account)
 	})
 })
@@ -249,6 +274,8 @@ describe('what the team keeps of a person who leaves', () => {
 		const [entry] = await t.db.select().from(timeEntries).where(eq(timeEntries.id, started.body.id))
 		expect(entry?.userId).toBeNull()
 		expect(entry?.endedAt).not.toBeNull()
+		// Stopped as any stop is: its row's end queued after the start.
+		expect(entry?.lastWriteId).not.toBe(entry?.createWriteId)
 		// Its person stays the one who tracked it (not "No person") in the built-in database.
 		expect(entry?.personRef).toBe(team.member.userId)
 		const [invitation] = await t.db.select().from(invitations).where(eq(invitations.id, invited.body.id))
