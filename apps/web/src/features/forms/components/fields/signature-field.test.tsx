@@ -131,6 +131,19 @@ describe('SignatureField', () => {
 		expect(value()).toEqual([])
 	})
 
+	it('draws at the screen’s density up to three pixels a point, so a zoomed-in page still sends a PNG the server takes', () => {
+		vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockReturnValue(600)
+		const canvasOf = () => screen.getByRole('img', { name: /Signature pad/ }) as HTMLCanvasElement
+		vi.stubGlobal('devicePixelRatio', 2)
+		const sharp = renderWithUser(<FieldHarness field={signature} component={SignatureField} initial={[]} />)
+		expect([canvasOf().width, canvasOf().height]).toEqual([1200, 320])
+		sharp.unmount()
+		// 500 % zoom on a dense screen: capped, 1800 × 480 rather than 6000 × 1600.
+		vi.stubGlobal('devicePixelRatio', 10)
+		renderWithUser(<FieldHarness field={signature} component={SignatureField} initial={[]} />)
+		expect([canvasOf().width, canvasOf().height]).toEqual([1800, 480])
+	})
+
 	it('keeps a signature from an earlier visit until cleared', async () => {
 		const { user } = renderWithUser(
 			<FieldHarness

@@ -22,9 +22,12 @@ type Status = 'idle' | 'waiting' | 'uploading' | 'failed'
 
 const linkButtonClasses = 'justify-self-start text-[13px] text-link underline-offset-4 hover:underline'
 
-/** Sizes the canvas to its box at the screen's density, keeping what is drawn. */
+/**
+ * Sizes the canvas to its box at the screen's density (at most three pixels a point: sharp on any
+ * screen, and a zoomed-in page's PNG stays within the server's 4000 × 4000), keeping what is drawn.
+ */
 function fitCanvas(canvas: HTMLCanvasElement, pad: SignaturePad | null) {
-	const ratio = Math.max(window.devicePixelRatio || 1, 1)
+	const ratio = Math.min(Math.max(window.devicePixelRatio || 1, 1), 3)
 	const width = canvas.offsetWidth
 	if (width === 0) {
 		return
