@@ -10,8 +10,8 @@ import {
 import { queryOptions } from '@tanstack/react-query'
 import { api } from '#src/lib/api-client.ts'
 
-// Your data (issue 20, decision 040): the organization's export, its deletion and restoring it,
-// and deleting one's account.
+// Your data (issue 20, decision 040): the organization's export, its deletion, and deleting one's
+// account. Restoring is the deletion page's own call (deletion-page.tsx says why).
 
 export const dataKeys = {
 	exports: ['data', 'exports'] as const,
@@ -49,10 +49,6 @@ export async function startExport(): Promise<OrganizationExport> {
 /** Schedules the organization's deletion; `name` must be its name exactly. */
 export async function deleteOrganization(name: string): Promise<DeleteOrganizationResult> {
 	return api('/dashboard/organization/delete', { json: { name }, schema: deleteOrganizationResultSchema })
-}
-
-export async function restoreOrganization(): Promise<void> {
-	await api('/dashboard/organization/restore', { json: {} })
 }
 
 export const accountDeletionQuery = queryOptions({

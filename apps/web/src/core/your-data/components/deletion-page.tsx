@@ -24,7 +24,7 @@ export default function DeletionPage({ org, switcher }: DeletionPageProps) {
 	const queryClient = useQueryClient()
 	const session = useSessionStore()
 	const restore = useMutation({
-		// The one call of api/data.ts this page makes, here: that module would be one more chunk to load first.
+		// Here, not in api/data.ts: that module would be one more chunk for the shell to name (the bundle's budget).
 		mutationFn: () => api('/dashboard/organization/restore', { json: {} }),
 		onSuccess: async () => {
 			toast.success(`${org.name} was restored.`)
