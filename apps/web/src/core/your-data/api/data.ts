@@ -57,6 +57,8 @@ export const accountDeletionQuery = queryOptions({
 		api('/dashboard/users/delete_account', { schema: accountDeletionPreviewSchema, signal }),
 	// The card says itself when the preview could not be read.
 	meta: { isErrorShownInPage: true },
+	// Read again each time the card shows: a role changed in Members (another owner made) unblocks it.
+	staleTime: 0,
 })
 
 /**
