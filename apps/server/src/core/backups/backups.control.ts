@@ -19,7 +19,7 @@ type Control = { pid: number; port: number; token: string }
 
 const controlSchema = z.object({ pid: z.number().int(), port: z.number().int(), token: z.string().min(32) })
 
-export const controlFileOf = (dataDir: string) => path.join(dataDir, 'control.json')
+const controlFileOf = (dataDir: string) => path.join(dataDir, 'control.json')
 
 /** Written once the server listens; the returned function removes it (at a clean shutdown). */
 export function writeControlFile(dataDir: string, port: number): () => void {

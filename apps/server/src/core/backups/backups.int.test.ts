@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { afterAll, describe, expect, test } from 'vitest'
 import { fieldOf, publishedEnquiryForm, submitAnswers, type TestForm, uploadFile } from '#src/test/forms.ts'
 import { freePort, startServerProcess, waitUntilReady } from '#src/test/server-process.ts'
+import type { TestApp } from '#src/test/test-app.ts'
 import { backupFileOf, manifestOf, readJson, remoteApp, runCli } from './backups.testing.ts'
 import { tableManifest } from './backups.ts'
 
@@ -51,7 +52,7 @@ describe.skipIf(isPostgres)('a backup of the embedded database while answers arr
 		const port = await freePort()
 		const server = startServerProcess(serverEnv(source, port), children)
 		await waitUntilReady(port, server.exited)
-		const t = remoteApp(port)
+		const t = remoteApp(port) as unknown as TestApp
 		const signUp = await t.request('POST', '/api/auth/sign-up/email', {
 			json: { email: 'backup@example.com', password: 'backup test password', name: 'Backup' },
 		})

@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import * as tar from 'tar'
-import type { TestApp } from '#src/test/test-app.ts'
 import type { BackupManifest } from './backups.ts'
 
 // What the backup tests share: the real server's HTTP API in the shape the forms helpers take,
@@ -10,8 +9,11 @@ import type { BackupManifest } from './backups.ts'
 
 const cliFolder = path.join(import.meta.dirname, '../../cli')
 
-/** `request` of a TestApp, over HTTP to a server process: the helpers of test/forms.ts work on it. */
-export function remoteApp(port: number): TestApp {
+/**
+ * `request` of a test app (test/test-app.ts), over HTTP to a server process: cast to TestApp, the
+ * helpers of test/forms.ts work on it.
+ */
+export function remoteApp(port: number) {
 	const origin = `http://localhost:${port}`
 	const request = async (
 		method: string,
@@ -43,7 +45,7 @@ export function remoteApp(port: number): TestApp {
 		// biome-ignore lint/suspicious/noExplicitAny: tests read whatever shape the route answers with.
 		return { status: response.status, headers: response.headers, body: parsed as any }
 	}
-	return { request } as unknown as TestApp
+	return { request }
 }
 
 export type CliRun = { code: number | null; stdout: string; stderr: string }

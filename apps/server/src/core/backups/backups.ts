@@ -47,7 +47,7 @@ const migrationsFolder = fileURLToPath(new URL('../../db/migrations', import.met
 export const backupFilePattern = /^blocksmith-backup-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ(-\d+)?\.tar\.gz$/
 
 /** `blocksmith-backup-2026-11-26T23-05-00Z.tar.gz`: UTC, sortable, no colons (Windows, scp). */
-export function backupFileName(at: Date): string {
+function backupFileName(at: Date): string {
 	return `blocksmith-backup-${at
 		.toISOString()
 		.replace(/\.\d+Z$/, 'Z')
