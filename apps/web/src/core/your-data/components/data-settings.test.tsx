@@ -29,7 +29,7 @@ const readyExport = (changes: Partial<OrganizationExport> = {}) =>
 		status: 'ready',
 		progress: { done: 8, total: 8, step: null },
 		finishedAt: '2026-11-26T10:05:00.000Z',
-		expiresAt: '2026-12-03T10:05:00.000Z',
+		expiresAt: '2099-12-03T10:05:00.000Z',
 		byteSize: Math.round(2.5 * 1024 * 1024),
 		downloadUrl: '/api/exports/e1/download?expires=1&signature=abc',
 		...changes,
@@ -101,7 +101,7 @@ describe('Settings → Data: the export', () => {
 		expect(download).toHaveAttribute('href', '/api/exports/e1/download?expires=1&signature=abc')
 		expect(download).toHaveAttribute('download')
 		expect(screen.getByText(/2\.5 MB/)).toBeInTheDocument()
-		expect(screen.getByText(/The link works until Dec 3, 2026/)).toBeInTheDocument()
+		expect(screen.getByText(/The link works until Dec 3, 2099/)).toBeInTheDocument()
 		expect(screen.queryByRole('progressbar')).toBeNull()
 		expect(screen.getByRole('button', { name: 'Export everything' })).toBeEnabled()
 
@@ -144,6 +144,8 @@ describe('Settings → Data: the export', () => {
 					exports: [
 						makeExport({ id: 'e3', status: 'failed', error: 'The invoices could not be read.' }),
 						readyExport({ id: 'e2', createdAt: '2026-11-20T10:00:00.000Z', downloadUrl: '/dl/e2' }),
+						// Its link's time is up, though the hourly job has not marked it expired yet.
+						readyExport({ id: 'e4', createdAt: '2026-11-10T10:00:00.000Z', expiresAt: '2026-11-17T10:00:00.000Z' }),
 						makeExport({ id: 'e1', status: 'expired', createdAt: '2026-11-01T10:00:00.000Z', byteSize: 1024 }),
 					],
 				})
@@ -156,15 +158,17 @@ describe('Settings → Data: the export', () => {
 		expect(screen.getByText('The invoices could not be read.')).toBeInTheDocument()
 		const history = screen.getByRole('table')
 		const rows = within(history).getAllByRole('row').slice(1)
-		expect(rows).toHaveLength(2)
+		expect(rows).toHaveLength(3)
 		expect(within(rows[0] as HTMLElement).getByText('Ready')).toBeInTheDocument()
 		expect(within(rows[0] as HTMLElement).getByText('Ada Lovelace')).toBeInTheDocument()
 		expect(within(rows[0] as HTMLElement).getByText('2.5 MB')).toBeInTheDocument()
 		expect(
 			within(rows[0] as HTMLElement).getByRole('link', { name: /^Download the export of Nov 20, 2026/ }),
 		).toHaveAttribute('href', '/dl/e2')
-		expect(within(rows[1] as HTMLElement).getByText('Expired')).toBeInTheDocument()
 		expect(within(rows[1] as HTMLElement).queryByRole('link')).toBeNull()
+		expect(within(rows[2] as HTMLElement).getByText('Expired')).toBeInTheDocument()
+		expect(within(rows[2] as HTMLElement).queryByRole('link')).toBeNull()
+		expect(screen.getAllByRole('link')).toHaveLength(1)
 	})
 
 	test('a member reads who can export, and sees neither the export nor the deletion', async () => {

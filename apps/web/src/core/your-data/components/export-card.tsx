@@ -111,7 +111,8 @@ function LatestExport({ item }: { item: OrganizationExport }) {
 		const count = `${done} of ${total}`
 		return (
 			<div className="grid gap-2 rounded-lg border p-3">
-				<div className="flex justify-between gap-3 text-sm">
+				{/* The step is read out as it changes, without interrupting. */}
+				<div aria-live="polite" className="flex justify-between gap-3 text-sm">
 					<span className="font-medium">{item.status === 'queued' ? 'Waiting to start…' : (step ?? 'Preparing…')}</span>
 					<span className="text-muted-foreground tabular-nums">{count}</span>
 				</div>
@@ -159,7 +160,8 @@ function DownloadButton({
 	variant: 'primary' | 'outline'
 	label?: string
 }) {
-	if (!item.downloadUrl) {
+	// The server marks it expired within the hour; the link stops at `expiresAt` already.
+	if (!item.downloadUrl || (item.expiresAt && Date.parse(item.expiresAt) <= Date.now())) {
 		return null
 	}
 	return (
