@@ -24,10 +24,10 @@ import { type DeletionDeps, scheduleOrganizationDeletion } from './deletion.serv
 //   its link keeps working and shows no inviter, instead of vanishing with the person.
 
 /** A session younger than this confirms a deletion without a password (accounts without one). */
-export const recentSignInMs = 10 * 60 * 1000
+const recentSignInMs = 10 * 60 * 1000
 
 /** What a module does before a person leaves organizations with their account; registered in app.ts. */
-export type AccountLeaveStep = (input: { userId: string; organizationIds: string[] }) => Promise<void>
+type AccountLeaveStep = (input: { userId: string; organizationIds: string[] }) => Promise<void>
 
 export type AccountDeletionDeps = {
 	db: Db
