@@ -16,7 +16,8 @@ import { type DeletionDeps, scheduleOrganizationDeletion } from './deletion.serv
 // What an organization keeps of a person who leaves, by foreign key to users:
 // - members, sessions, accounts (the password, Notion's tokens): cascade, they are the person's.
 // - every created_by, invoice_events.actor_id, the export and deletion requesters, billing
-//   signups: set null. The objects are the team's; an invoice event also names its actor by text.
+//   signups: set null. The objects are the team's; an invoice's history keeps what happened and
+//   when, without who (text the person wrote into the team's objects stays, as the team's).
 // - time_entries.user_id: set null (migration 0023). The hours are the team's: they stay in
 //   reports, timesheets and exports. Modules' leave steps run first (the time module stops a
 //   running timer, which nobody could stop afterwards).
