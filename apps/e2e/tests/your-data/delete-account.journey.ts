@@ -6,7 +6,6 @@ import {
 	assertNoProblems,
 	failedRequest,
 	newPage,
-	pathOf,
 	signInWithForm,
 	useBrowser,
 	waitForMail,
@@ -37,8 +36,14 @@ async function deleteWithPassword(page: Page, password: string): Promise<void> {
 	assert.match((await field.getAttribute('aria-describedby')) ?? '', /error/)
 	assert.ok(await dialog.isVisible(), 'the dialog stays for another try')
 	await field.fill(password)
-	// The toast shows a few seconds while /login loads: both are watched for at once.
-	await Promise.all([toast(page, 'Your account was deleted').waitFor(), waitForPath(page, '/login'), confirm.click()])
+	// The toast shows a few seconds while /login loads: both are watched for at once. (The page
+	// left is kept as ?next=, as for any session that ends.)
+	await Promise.all([
+		toast(page, 'Your account was deleted').waitFor(),
+		page.waitForURL((url) => url.pathname === '/login'),
+		confirm.click(),
+	])
+	await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor()
 }
 
 test('the only owner of a team must hand it over first; then the password deletes the account', async (t) => {
@@ -86,7 +91,7 @@ test('the only owner of a team must hand it over first; then the password delete
 		.getByRole('alert')
 		.filter({ hasText: /password/i })
 		.waitFor()
-	assert.equal(pathOf(page), '/login')
+	assert.equal(new URL(page.url()).pathname, '/login')
 	const signIn = await api.call('/api/auth/sign-in/email', { json: { email: owner.email, password: owner.password } })
 	assert.equal(signIn.status, 401)
 	await signIn.body?.cancel()
