@@ -16,7 +16,7 @@ import {
 } from './backups.ts'
 
 /** A restore that was refused: the message says why and what to do, for the command line. */
-export class RestoreError extends Error {}
+class RestoreError extends Error {}
 
 export type RestoreResult = {
 	manifest: BackupManifest

@@ -54,7 +54,7 @@ function backupFileName(at: Date): string {
 		.replaceAll(':', '-')}.tar.gz`
 }
 
-export function latestMigration(): string {
+function latestMigration(): string {
 	const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
 		entries: { tag: string; when: number }[]
 	}
