@@ -17,7 +17,7 @@ export type MemoryArchive = ExportArchive & {
 	everything: () => string
 }
 
-export function createMemoryArchive(storage: TestApp['services']['storage']): MemoryArchive {
+function createMemoryArchive(storage: TestApp['services']['storage']): MemoryArchive {
 	const files = new Map<string, Uint8Array>()
 	const records = new Map<string, string[]>()
 
