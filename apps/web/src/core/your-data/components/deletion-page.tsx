@@ -52,7 +52,8 @@ export default function DeletionPage({ org, switcher }: DeletionPageProps) {
 							Restore organization
 						</Button>
 					) : null}
-					<div className="mx-auto grid w-full max-w-xs gap-2">
+					<div className="mx-auto grid w-full max-w-xs gap-2 border-t pt-4">
+						<p className="text-muted-foreground text-xs">Work in another organization</p>
 						{switcher}
 						<Button
 							variant="ghost"
