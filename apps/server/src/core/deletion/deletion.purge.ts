@@ -163,12 +163,13 @@ function stringsOf(value: unknown, into: Set<string>): void {
  */
 async function deleteJobs(db: Db, owned: OwnedIds): Promise<number> {
 	let deleted = 0
-	let after = ''
+	// Paged by id (a uuid), in its own order.
+	let after = '00000000-0000-0000-0000-000000000000'
 	for (;;) {
 		const page = (await db.execute(sql`
 			select id::text as id, data from pgboss.job
-			where state <> 'active' and id::text > ${after}
-			order by id::text limit ${pageSize}`)) as unknown as { rows: { id: string; data: unknown }[] }
+			where state <> 'active' and id > ${after}::uuid
+			order by id limit ${pageSize}`)) as unknown as { rows: { id: string; data: unknown }[] }
 		if (page.rows.length === 0) {
 			return deleted
 		}
@@ -183,10 +184,10 @@ async function deleteJobs(db: Db, owned: OwnedIds): Promise<number> {
 		}
 		if (named.length > 0) {
 			const removed = (await db.execute(
-				sql`delete from pgboss.job where state <> 'active' and id::text = any(array[${sql.join(
+				sql`delete from pgboss.job where state <> 'active' and id = any(array[${sql.join(
 					named.map((id) => sql`${id}`),
 					sql`, `,
-				)}]::text[])`,
+				)}]::uuid[])`,
 			)) as unknown as { affectedRows?: number; rowCount?: number }
 			deleted += removed.affectedRows ?? removed.rowCount ?? named.length
 		}
