@@ -10,6 +10,7 @@ import { fieldOf, publishedEnquiryForm, submitAnswers, uploadFile } from '#src/t
 import { insertSamplePortal, memberWithSession, type SampleDatabase } from '#src/test/portals.ts'
 import { orgIdOf } from '#src/test/portals-setup.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
+import { trackedWeek } from '#src/test/time-reports.ts'
 import { until } from '#src/test/until.ts'
 import { purgeDue } from './deletion.purge.ts'
 import { organizationDeletions } from './deletion.schema.ts'
@@ -47,6 +48,14 @@ type World = Awaited<ReturnType<typeof world>>
 async function world(name: string) {
 	const owner = await t.signUp({ name: `${name} Owner` })
 	const orgId = await orgIdOf(t, owner.token)
+	// Time entries with a view and its shared report.
+	const tracked = await trackedWeek(t, { owner, member: owner })
+	const share = await t.request('POST', `/dashboard/local_time/views/${tracked.viewId}/shares`, {
+		token: owner.token,
+		json: {},
+	})
+	expect(share.status, JSON.stringify(share.body)).toBe(201)
+	const timeReportToken = new URL(share.body.url as string).pathname.split('/').pop() as string
 	const { form, databases } = await publishedEnquiryForm(t, owner.token)
 	const upload = await uploadFile(t, form.id, fieldOf(form, 'Attachments').id, pdf)
 	const answered = await submitAnswers(t, form, {
@@ -160,7 +169,7 @@ async function world(name: string) {
 	const exported = await finishedExport(t, owner.token, started.body.id ?? started.body.export?.id)
 	expect(exported.status).toBe('ready')
 
-	return { owner, orgId, formId: form.id, chartId, dashboardId, portal, portalMember, invoiceToken }
+	return { owner, orgId, formId: form.id, chartId, dashboardId, portal, portalMember, invoiceToken, timeReportToken }
 }
 
 /** The files the local store holds under a prefix (DATA_DIR/uploads). */
@@ -182,6 +191,7 @@ async function publicStatuses(w: World) {
 		dashboard: (await t.request('GET', `/api/charts/dashboards/${w.dashboardId}`)).status,
 		portal: (await t.request('GET', `/api/portal/${w.portal.slug}/me`, { token: w.portalMember.token })).status,
 		invoice: (await t.request('GET', `/api/invoices/${w.invoiceToken}`)).status,
+		timeReport: (await t.request('GET', `/api/time/reports/${w.timeReportToken}`)).status,
 	}
 }
 
@@ -245,7 +255,7 @@ describe('deleting an organization, then its purge', () => {
 	}, async () => {
 		const a = await world('Alpha')
 		const b = await world('Bravo')
-		const served = { form: 200, chart: 200, dashboard: 200, portal: 200, invoice: 200 }
+		const served = { form: 200, chart: 200, dashboard: 200, portal: 200, invoice: 200, timeReport: 200 }
 		expect(await publicStatuses(a)).toEqual(served)
 		expect(await publicStatuses(b)).toEqual(served)
 
@@ -270,7 +280,14 @@ describe('deleting an organization, then its purge', () => {
 		expect(deleted.status, JSON.stringify(deleted.body)).toBe(200)
 		expect(deleted.body.deletion.requestedBy).toBe('Alpha Owner')
 		// At once, in this process (charts and forms answer UNAVAILABLE, portals and invoices 404).
-		expect(await publicStatuses(a)).toEqual({ form: 409, chart: 409, dashboard: 409, portal: 404, invoice: 404 })
+		expect(await publicStatuses(a)).toEqual({
+			form: 409,
+			chart: 409,
+			dashboard: 409,
+			portal: 404,
+			invoice: 404,
+			timeReport: 409,
+		})
 		expect(await publicStatuses(b)).toEqual(served)
 
 		// Past the grace period: the hourly pass purges it.
