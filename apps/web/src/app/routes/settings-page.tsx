@@ -10,7 +10,7 @@ const BillingSettings = lazy(() =>
 	import('#src/core/billing/components/billing-settings.tsx').then((module) => ({ default: module.BillingSettings })),
 )
 
-// Password & sessions too (issue 20 made room for "Your data" in this page's budget so).
+// Password & sessions too: loaded with its tab, it made room in /settings' budget for issue 20's Data tab.
 const PasswordSettings = lazy(() =>
 	import('#src/core/auth/components/security-settings.tsx').then((module) => ({ default: module.PasswordSettings })),
 )
