@@ -233,8 +233,15 @@ async function linkFiles(root: string, into: string): Promise<string[]> {
 	for (const file of await filesUnder(root)) {
 		const target = path.join(into, ...file.split('/'))
 		await mkdir(path.dirname(target), { recursive: true })
+		const source = path.join(root, ...file.split('/'))
 		try {
-			await link(path.join(root, ...file.split('/')), target)
+			await link(source, target).catch(async (error: NodeJS.ErrnoException) => {
+				// The uploads folder mounted from another file system: a copy, slower but as consistent.
+				if (error.code !== 'EXDEV') {
+					throw error
+				}
+				await copyFile(source, target)
+			})
 			linked.push(file)
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
