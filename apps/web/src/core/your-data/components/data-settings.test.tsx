@@ -204,7 +204,7 @@ describe('Settings → Data: deleting the organization', () => {
 		await user.click(await screen.findByRole('button', { name: 'Delete organization' }))
 		const dialog = await screen.findByRole('dialog', { name: 'Delete Acme?' })
 		expect(within(dialog).getByText(/public forms, charts, dashboards and portals stop at once/)).toBeInTheDocument()
-		expect(within(dialog).getByText(/subscription is cancelled/)).toBeInTheDocument()
+		expect(within(dialog).getByText(/subscription is canceled/)).toBeInTheDocument()
 		expect(within(dialog).getByText(/an owner can restore it/)).toBeInTheDocument()
 		const confirm = within(dialog).getByRole('button', { name: 'Delete organization' })
 		const input = within(dialog).getByLabelText('Type Acme to confirm')

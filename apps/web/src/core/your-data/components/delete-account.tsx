@@ -13,6 +13,7 @@ import { Field } from '#src/components/ui/field.tsx'
 import { Input } from '#src/components/ui/input.tsx'
 import { Skeleton } from '#src/components/ui/skeleton.tsx'
 import { signOut } from '#src/core/auth/api/account.ts'
+import { orgDetailsQuery } from '#src/core/teams/api/teams.ts'
 import { ApiError, errorMessage } from '#src/lib/api-client.ts'
 import { useSessionStore } from '#src/lib/session-context.tsx'
 import { accountDeletionQuery, deleteAccount } from '../api/data.ts'
@@ -47,35 +48,48 @@ export default function DeleteAccountCard() {
 }
 
 function Consequences({ preview }: { preview: AccountDeletionPreview }) {
+	// Loaded with the shell: whether the organization to hand over is the one being worked in.
+	const org = useQuery(orgDetailsQuery)
 	if (preview.blockedBy.length > 0) {
+		const isElsewhere = preview.blockedBy.some((blocked) => blocked.id !== org.data?.id)
 		return (
 			<CardContent>
 				<Alert variant="warning" title="Another owner is needed first">
 					You are the only owner of {names(preview.blockedBy)}, which {preview.blockedBy.length === 1 ? 'has' : 'have'}{' '}
-					other members. Make one of them an owner in <Link to={`${paths.settings}?tab=members`}>Members</Link> (switch
-					to that organization first), or delete the organization; then you can delete your account.
+					other members. Make one of them an owner in <Link to={`${paths.settings}?tab=members`}>Members</Link>
+					{isElsewhere ? ' (switch to that organization first)' : ''}, or delete the organization; then you can delete
+					your account.
 				</Alert>
 			</CardContent>
 		)
 	}
 	return (
 		<>
-			<CardContent className="grid gap-1 text-sm">
-				{preview.deletesOrganizations.length > 0 ? (
-					<p>
-						Deleted with it, as you are their only member: <strong>{names(preview.deletesOrganizations)}</strong>.
-					</p>
-				) : null}
-				{preview.leavesOrganizations.length > 0 ? (
-					<p>
-						You leave <strong>{names(preview.leavesOrganizations)}</strong>; their data stays with the team.
-					</p>
-				) : null}
+			<CardContent>
+				<OrganizationsAffected preview={preview} />
 			</CardContent>
 			<CardFooter>
 				<DeleteAccountDialog preview={preview} />
 			</CardFooter>
 		</>
+	)
+}
+
+/** What happens to each organization: on the card, and again in the dialog that confirms it. */
+function OrganizationsAffected({ preview }: { preview: AccountDeletionPreview }) {
+	return (
+		<div className="grid gap-1 text-sm">
+			{preview.deletesOrganizations.length > 0 ? (
+				<p>
+					Deleted with it, as you are their only member: <strong>{names(preview.deletesOrganizations)}</strong>.
+				</p>
+			) : null}
+			{preview.leavesOrganizations.length > 0 ? (
+				<p>
+					You leave <strong>{names(preview.leavesOrganizations)}</strong>; their data stays with the team.
+				</p>
+			) : null}
+		</div>
 	)
 }
 
@@ -142,6 +156,7 @@ function DeleteAccountDialog({ preview }: { preview: AccountDeletionPreview }) {
 				description="This cannot be undone. Export anything you need from your organizations first."
 			>
 				<form className="grid gap-4" noValidate onSubmit={submit}>
+					<OrganizationsAffected preview={preview} />
 					{preview.hasPassword ? (
 						<Field label="Password" error={passwordError}>
 							<Input

@@ -94,12 +94,12 @@ function DeleteOrganizationDialog({ org }: { org: OrgDetails }) {
 				>
 					<ul className="grid list-disc gap-1 pl-5 text-sm">
 						<li>Its public forms, charts, dashboards and portals stop at once.</li>
-						<li>Its subscription is cancelled.</li>
+						<li>Its subscription is canceled, trial included.</li>
 						<li>
-							After the grace period (30 days unless your server is set otherwise) everything in it is purged for good:
+							After a grace period (30 days, unless this server sets another) everything in it is purged for good:
 							databases, answers, files, invoices, time entries. We show the date as soon as it's scheduled.
 						</li>
-						<li>Until then an owner can restore it.</li>
+						<li>Until then an owner can restore it; its subscription then starts again only when a plan is chosen.</li>
 					</ul>
 					<Field
 						label={

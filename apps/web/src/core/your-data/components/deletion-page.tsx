@@ -44,7 +44,7 @@ export default function DeletionPage({ org, switcher }: DeletionPageProps) {
 					</h1>
 					<p className="text-muted-foreground text-sm">
 						{isOwner
-							? `Its public forms, charts and portals are off. On ${when} everything in it is purged for good; until then you can restore it.`
+							? `Its public forms, charts and portals are off. On ${when} everything in it is purged for good; until then you can restore it, and choose a plan to start its subscription again.`
 							: `It is being deleted: its data is purged for good on ${when}. Switch to another organization, or sign out.`}
 					</p>
 					{isOwner ? (
