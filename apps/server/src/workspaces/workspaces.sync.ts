@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Database, WorkspaceTool } from '@blocksmith/contracts/workspaces.ts'
-import { and, count, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm'
+import { and, count, eq, inArray, isNull, lte, ne, notExists, or, sql } from 'drizzle-orm'
+import { organizationDeletions } from '#src/core/deletion/deletion.schema.ts'
 import { AppError } from '#src/lib/errors.ts'
 import type { JobQueue } from '#src/lib/jobs.ts'
 import { ConnectorError, type ExternalDatabase, type ExternalRow, type ReadGap } from './connector.ts'
@@ -154,6 +155,13 @@ export async function syncNow(
 /** Every minute: queue the syncs that are due, and reconciles where the last one is old. */
 async function queueDueSyncs(deps: WorkspaceDeps): Promise<void> {
 	const now = new Date()
+	// An organization scheduled for deletion syncs nothing more (decision 040); restored, it catches up.
+	const isNotDeleting = notExists(
+		deps.db
+			.select({ organizationId: organizationDeletions.organizationId })
+			.from(organizationDeletions)
+			.where(eq(organizationDeletions.organizationId, workspaces.organizationId)),
+	)
 	const due = await deps.db
 		.select({ id: workspaceDatabases.id, lastReconciledAt: workspaceDatabases.lastReconciledAt })
 		.from(workspaceDatabases)
@@ -162,6 +170,7 @@ async function queueDueSyncs(deps: WorkspaceDeps): Promise<void> {
 			and(
 				eq(workspaces.tool, 'notion'),
 				eq(workspaces.status, 'connected'),
+				isNotDeleting,
 				or(
 					and(eq(workspaceDatabases.syncState, 'idle'), lte(workspaceDatabases.nextSyncAt, now)),
 					and(
@@ -180,6 +189,7 @@ async function queueDueSyncs(deps: WorkspaceDeps): Promise<void> {
 			and(
 				eq(workspaces.tool, 'notion'),
 				eq(workspaces.status, 'connected'),
+				isNotDeleting,
 				or(
 					isNull(workspaces.discoveredAt),
 					lte(workspaces.discoveredAt, new Date(now.getTime() - deps.sync.reconcileSeconds * 1000)),
