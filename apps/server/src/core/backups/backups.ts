@@ -163,12 +163,13 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
 	const uploadsRoot = path.join(dataDir, 'uploads')
 	await mkdir(path.join(staging, 'uploads'), { recursive: true, mode: 0o700 })
 	try {
-		const { tables, files } = await runAlone(database, async (client) => {
+		const { tables, files, takenAt } = await runAlone(database, async (client) => {
+			const takenAt = new Date()
 			const tables = await tableManifest(client)
 			const dump = await database.pglite.dumpDataDir('gzip')
 			await writeFile(path.join(staging, 'database.tar.gz'), new Uint8Array(await dump.arrayBuffer()), { mode: 0o600 })
 			const files = options.isS3 ? [] : await linkFiles(uploadsRoot, path.join(staging, 'uploads'))
-			return { tables, files }
+			return { tables, files, takenAt }
 		})
 		const hasSecrets = await copyFile(path.join(dataDir, 'secrets.json'), path.join(staging, 'secrets.json')).then(
 			() => true,
@@ -181,18 +182,14 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
 		)
 		const manifest: BackupManifest = {
 			format: backupFormat,
-			createdAt: at.toISOString(),
+			// The moment the copy is of: when the app's statements stopped for it.
+			createdAt: takenAt.toISOString(),
 			migration: latestMigration(),
 			pgliteVersion: pgliteVersion(),
 			tables,
 			uploads: {
 				storage: options.isS3 ? 's3' : 'local',
-				files: await Promise.all(
-					files.map(async (file) => {
-						const absolute = path.join(staging, 'uploads', file)
-						return { path: file, byteSize: (await stat(absolute)).size, sha256: await sha256Of(absolute) }
-					}),
-				),
+				files: await describeFiles(path.join(staging, 'uploads'), files),
 			},
 			secrets: hasSecrets,
 		}
@@ -221,6 +218,16 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
 	} finally {
 		await rm(staging, { recursive: true, force: true })
 	}
+}
+
+/** Each file's size and sha256, one file at a time (thousands of uploads must not open thousands of files). */
+async function describeFiles(root: string, files: string[]): Promise<BackupManifest['uploads']['files']> {
+	const described: BackupManifest['uploads']['files'] = []
+	for (const file of files) {
+		const absolute = path.join(root, ...file.split('/'))
+		described.push({ path: file, byteSize: (await stat(absolute)).size, sha256: await sha256Of(absolute) })
+	}
+	return described
 }
 
 /**
