@@ -21,6 +21,7 @@ import { createExportRoutes } from './core/exports/exports.routes.ts'
 import { createSubscriptions, type Subscriptions } from './core/subscriptions/subscriptions.module.ts'
 import { createSubscriptionRoutes } from './core/subscriptions/subscriptions.routes.ts'
 import { createTeamRoutes } from './core/teams/teams.routes.ts'
+import { uploadsExport } from './core/uploads/uploads.export.ts'
 import { createUploadRoutes } from './core/uploads/uploads.routes.ts'
 import { type Database, pingDatabase } from './db/client.ts'
 import { type Charts, createCharts } from './features/charts/charts.module.ts'
@@ -66,6 +67,7 @@ import { createMailer } from './lib/mail.ts'
 import { createLocalStorage, createS3Storage, type Storage } from './lib/storage.ts'
 import { mountApiDocs } from './public/api-docs.ts'
 import { isPortalPage, mountWebApp } from './public/web.ts'
+import { createWorkspacesExport } from './workspaces/workspaces.export.ts'
 import { createWorkspaces, type Workspaces } from './workspaces/workspaces.module.ts'
 import { createWorkspaceRoutes } from './workspaces/workspaces.routes.ts'
 import { createNotionSignInGrants } from './workspaces/workspaces.service.ts'
@@ -195,8 +197,8 @@ export function createServices(options: {
 		subscriptions,
 	})
 	jobs.register(createPortalCleanupQueue(() => portals.deps))
-	// The organization export (decision 040): its own parts (organization, databases) come first,
-	// then each feature's, one line each, in the order they should run.
+	// The organization export (decision 040): the organization comes first (its own part), then
+	// the databases and the uploads, then each feature's, one line each, in the order they should run.
 	const dataExports = createExports({
 		db: database.db,
 		jobs,
@@ -206,9 +208,10 @@ export function createServices(options: {
 		publicUrl: config.publicUrl,
 		authSecret: config.authSecret,
 		linkDays: config.exports.linkDays,
-		workspaces: workspaces.deps,
 		tempDir: path.join(config.dataDir, 'tmp'),
 	})
+	dataExports.register(createWorkspacesExport(workspaces.deps))
+	dataExports.register(uploadsExport)
 	dataExports.register(createFormsExport(forms.deps))
 	dataExports.register(createChartsExport(charts.deps))
 	dataExports.register(createTimeExport(time.deps))

@@ -5,8 +5,8 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { createLocalStorage, type Storage } from '#src/lib/storage.ts'
+import { readArchive } from '#src/test/exports.ts'
 import { createZipArchive, removeLeftovers } from './exports.archive.ts'
-import { readArchive } from './exports.testing.ts'
 
 // The export's ZIP writer: files in the order added (streams read through), paths refused when
 // unsafe or taken twice, the manifest last with the recorded ids and every path, stored with its

@@ -1,4 +1,4 @@
-import { and, eq, like } from 'drizzle-orm'
+import { and, eq, isNotNull, isNull, like, notLike, or } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invitations, members } from '#src/core/auth/auth.schema.ts'
 import { blobs } from '#src/core/uploads/uploads.schema.ts'
@@ -9,14 +9,14 @@ import { invoiceDocuments, invoicePayments } from '#src/features/invoices/invoic
 import { invoiceProfiles } from '#src/features/invoices/invoices.schema.ts'
 import { portalMembers, portals } from '#src/features/portals/portals.schema.ts'
 import { timeDatabases, timeEntries, timeViews } from '#src/features/time/time.schema.ts'
-import { fieldOf, publishedEnquiryForm, submitAnswers, uploadFile } from '#src/test/forms.ts'
+import { finishedExport, openLink, readArchive } from '#src/test/exports.ts'
+import { fieldOf, pngOf, publishedEnquiryForm, submitAnswers, uploadFile, uploadMemberImage } from '#src/test/forms.ts'
 import { invoiceProfile } from '#src/test/invoices-workspace.ts'
 import { insertSamplePortal, memberWithSession } from '#src/test/portals.ts'
 import { teamWithEveryRole } from '#src/test/teams.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 import { trackedWeek } from '#src/test/time-reports.ts'
 import { workspaceDatabases, workspaceRows, workspaces } from '#src/workspaces/workspaces.schema.ts'
-import { finishedExport, openLink, readArchive } from './exports.testing.ts'
 
 // Issue 20's check of the export: an organization with at least one of every object, exported
 // for real (the job, the ZIP, the download link). For every kind the manifest lists exactly the
@@ -33,9 +33,10 @@ afterAll(async () => {
 })
 
 const brief = { name: 'brief.pdf', type: 'application/pdf', bytes: new TextEncoder().encode('%PDF-1.7 a brief') }
+const logo = pngOf(3, 2)
 const client = { name: 'Northwind Ltd', address: { lines: [], postcode: 'BS1', city: 'Bristol', country: 'GB' } }
 
-/** An organization with one of everything: members and an invitation, databases with rows, a form with answers and a file, a chart and a dashboard, time, invoices, a portal. */
+/** An organization with one of everything: members and an invitation, databases with rows, a form with answers and a file, a member's upload, a chart and a dashboard, time, invoices, a portal. */
 async function organizationWithEverything() {
 	const team = await teamWithEveryRole(t)
 	const { owner } = team
@@ -54,6 +55,7 @@ async function organizationWithEverything() {
 	})
 	expect(answered.status, JSON.stringify(answered.body)).toBe(201)
 	expect((await submitAnswers(t, form, { [fieldOf(form, 'Name').id]: 'Plain' })).status).toBe(201)
+	const uploadId = await uploadMemberImage(t, token, 'Logo: final/v2.png', 'image/png', logo)
 
 	const chart = await t.request('POST', '/dashboard/local_charts/charts', {
 		token,
@@ -92,7 +94,13 @@ async function organizationWithEverything() {
 
 	const portal = await insertSamplePortal(t, team.orgId, databases)
 	await memberWithSession(t, portal, { email: `client-${team.orgId.slice(0, 8)}@example.com` })
-	return { team, invoiceNumber: finalized.body.number as string, fileBlobId: file.blobId, formId: form.id }
+	return {
+		team,
+		invoiceNumber: finalized.body.number as string,
+		fileBlobId: file.blobId,
+		formId: form.id,
+		uploadId,
+	}
 }
 
 /** The ids of every kind the export lists, as the database holds them for the organization. */
@@ -128,6 +136,20 @@ async function idsInDatabase(db: Db, orgId: string): Promise<Record<string, stri
 				.select({ id: blobs.id })
 				.from(blobs)
 				.where(and(eq(blobs.organizationId, orgId), like(blobs.claimedBy, 'form-submission:%'))),
+		),
+		// The organization's other files: a member's uploads, not an answer's (those are under their form).
+		uploads: await ids(
+			db
+				.select({ id: blobs.id })
+				.from(blobs)
+				.where(
+					and(
+						eq(blobs.organizationId, orgId),
+						eq(blobs.status, 'uploaded'),
+						or(isNull(blobs.scope), isNotNull(blobs.claimedBy)),
+						or(isNull(blobs.claimedBy), notLike(blobs.claimedBy, 'form-submission:%')),
+					),
+				),
 		),
 		charts: await ids(db.select({ id: charts.id }).from(charts).where(eq(charts.organizationId, orgId))),
 		dashboards: await ids(
@@ -179,12 +201,27 @@ describe('an organization export holds everything it has', () => {
 		}
 		expect(expected.files).toEqual([world.fileBlobId])
 		expect(expected.submissions).toHaveLength(2)
+		expect(expected.uploads).toContain(world.uploadId)
+		expect(expected.uploads).not.toContain(world.fileBlobId)
 
 		// The files it lists are the files it has.
 		expect([...files.keys()].filter((name) => name !== 'manifest.json').sort()).toEqual([...manifest.files].sort())
 		const stored = [...files.entries()].find(([name]) => name.startsWith(`forms/${world.formId}/files/`))
 		expect(Buffer.from(stored?.[1] ?? [])).toEqual(Buffer.from(brief.bytes))
 		expect(files.get(`invoices/${world.invoiceNumber}.pdf`)?.subarray(0, 5).toString()).toBe('%PDF-')
+		const uploadPath = `uploads/${world.uploadId}-Logo_ final_v2.png`
+		expect(Buffer.from(files.get(uploadPath) ?? [])).toEqual(Buffer.from(logo))
+		const listed = JSON.parse(String(files.get('uploads/uploads.json')))
+		expect(listed.map((upload: { id: string }) => upload.id).sort()).toEqual(expected.uploads)
+		expect(listed.find((upload: { id: string }) => upload.id === world.uploadId)).toEqual({
+			id: world.uploadId,
+			filename: 'Logo: final/v2.png',
+			contentType: 'image/png',
+			byteSize: logo.byteLength,
+			scope: null,
+			createdAt: expect.any(String),
+			path: uploadPath,
+		})
 
 		// Nothing of the other organization: none of its ids in any file.
 		const everything = [...files.values()].map((bytes) => bytes.toString('latin1')).join('\n')

@@ -5,11 +5,11 @@ import { and, eq } from 'drizzle-orm'
 import Papa from 'papaparse'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { accounts, invitations, members, organizations } from '#src/core/auth/auth.schema.ts'
+import { createGate, finishedExport, openLink, readArchive } from '#src/test/exports.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 import { until } from '#src/test/until.ts'
 import { workspaceDatabases, workspaceRows, workspaces } from '#src/workspaces/workspaces.schema.ts'
 import { organizationExports } from './exports.schema.ts'
-import { createGate, finishedExport, openLink, readArchive } from './exports.testing.ts'
 
 // The organization export from start to download: a job builds one ZIP (the organization, its
 // members and pending invitations, every database as CSV and schema, local and mirrored), the

@@ -5,17 +5,17 @@ import type { Jobs } from '#src/lib/jobs.ts'
 import type { Logger } from '#src/lib/logger.ts'
 import type { Mailer } from '#src/lib/mail.ts'
 import type { Storage } from '#src/lib/storage.ts'
-import type { WorkspaceDeps } from '#src/workspaces/workspaces.deps.ts'
 import type { ExportContributor } from './exports.contributor.ts'
 import type { ExportsDeps } from './exports.deps.ts'
 import { createExportQueues } from './exports.job.ts'
-import { createDatabasesPart, organizationPart } from './exports.parts.ts'
+import { organizationPart } from './exports.parts.ts'
 
 /**
  * Builds the organization export (decision 040): its job queues (registered on `jobs` before it
- * starts) and the list of parts the archive is made of. The core's parts, the organization with
- * its members and the workspace databases, come first; each feature then adds its own from
- * app.ts with `exports.register(...)`, each one step of the progress, in the order registered.
+ * starts) and the list of parts the archive is made of. The core's own part, the organization
+ * with its members, comes first; app.ts then adds the others with `exports.register(...)` (the
+ * workspace databases, the uploads, each feature's), each one step of the progress, in the order
+ * registered.
  */
 export function createExports(options: {
 	db: Db
@@ -26,16 +26,15 @@ export function createExports(options: {
 	publicUrl: string
 	authSecret: string
 	linkDays: number
-	workspaces: WorkspaceDeps
 	/** Where archives are written while they are built; the system's temporary folder by default. */
 	tempDir?: string
 }) {
-	const { workspaces, tempDir, ...rest } = options
+	const { tempDir, ...rest } = options
 	const deps: ExportsDeps = {
 		...rest,
 		tempDir: tempDir ?? path.join(os.tmpdir(), 'blocksmith-exports'),
 		now: () => new Date(),
-		contributors: [organizationPart, createDatabasesPart(workspaces)],
+		contributors: [organizationPart],
 		queues: createExportQueues(() => deps),
 	}
 	options.jobs.register(deps.queues.build)

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { createGate, finishedExport, openLink } from '#src/test/exports.ts'
 import { expectRefusedByRole, teamWithEveryRole } from '#src/test/teams.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 import { until } from '#src/test/until.ts'
 import { organizationExports } from './exports.schema.ts'
 import { downloadUrl } from './exports.service.ts'
-import { createGate, finishedExport, openLink } from './exports.testing.ts'
 
 // The export's rules: owners and admins only, one at a time and five a day per organization,
 // another organization's export missing everywhere, bad input a 400 naming the field, a wrong

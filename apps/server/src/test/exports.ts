@@ -1,9 +1,9 @@
 import { exportManifestSchema } from '@blocksmith/contracts/data.ts'
 import { expect } from 'vitest'
 import yauzl from 'yauzl'
-import type { TestApp } from '#src/test/test-app.ts'
-import { until } from '#src/test/until.ts'
-import type { ExportContributor } from './exports.contributor.ts'
+import type { ExportContributor } from '#src/core/exports/exports.contributor.ts'
+import type { TestApp } from './test-app.ts'
+import { until } from './until.ts'
 
 // What the export tests share: reading a ZIP as its entries in order, waiting for an export to
 // finish, downloading it as the e-mailed link does (no session), and a part that holds a build
