@@ -435,6 +435,7 @@ export function createApp(services: AppServices) {
 			analyticsScriptUrl: config.analyticsScriptUrl ?? null,
 			sessionRefreshIntervalSeconds: config.sessionRefreshIntervalSeconds,
 			isNotionSignInEnabled: auth.isNotionSignInEnabled,
+			deletionGraceDays: config.deletion.graceDays,
 		},
 		[
 			{ path: '/forms/:id', template: 'form.html', render: services.forms.renderPage },

@@ -42,6 +42,7 @@ describe('serving the web app', () => {
 				sessionRefreshIntervalSeconds: 300,
 				// No NOTION_CLIENT_ID/SECRET here: no "Continue with Notion".
 				isNotionSignInEnabled: false,
+				deletionGraceDays: 30,
 			})
 			// The config cannot end the script element early.
 			expect(match?.[1]).not.toContain('</script>')

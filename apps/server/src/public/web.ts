@@ -11,6 +11,8 @@ export type ClientConfig = {
 	sessionRefreshIntervalSeconds: number
 	/** "Continue with Notion" on the sign-in and sign-up pages: the Notion OAuth settings are there. */
 	isNotionSignInEnabled: boolean
+	/** Days an organization's deletion can be undone (DELETION_GRACE_DAYS): the delete dialog names the date. */
+	deletionGraceDays: number
 }
 
 /**

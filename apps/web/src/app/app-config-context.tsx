@@ -5,6 +5,7 @@ export const AppConfigContext = createContext<AppConfig>({
 	analyticsScriptUrl: null,
 	sessionRefreshIntervalSeconds: 0,
 	isNotionSignInEnabled: false,
+	deletionGraceDays: 30,
 })
 
 export function useAppConfig(): AppConfig {

@@ -8,9 +8,16 @@ export type AppConfig = {
 	sessionRefreshIntervalSeconds: number
 	/** "Continue with Notion" is offered: the server has Notion's OAuth settings. */
 	isNotionSignInEnabled: boolean
+	/** Days an organization's deletion can be undone before it is purged (the server's DELETION_GRACE_DAYS). */
+	deletionGraceDays: number
 }
 
-const defaults: AppConfig = { analyticsScriptUrl: null, sessionRefreshIntervalSeconds: 0, isNotionSignInEnabled: false }
+const defaults: AppConfig = {
+	analyticsScriptUrl: null,
+	sessionRefreshIntervalSeconds: 0,
+	isNotionSignInEnabled: false,
+	deletionGraceDays: 30,
+}
 
 export function readAppConfig(doc: Document = document): AppConfig {
 	const element = doc.getElementById('blocksmith-config')
@@ -24,6 +31,10 @@ export function readAppConfig(doc: Document = document): AppConfig {
 			sessionRefreshIntervalSeconds:
 				typeof parsed.sessionRefreshIntervalSeconds === 'number' ? parsed.sessionRefreshIntervalSeconds : 0,
 			isNotionSignInEnabled: parsed.isNotionSignInEnabled === true,
+			deletionGraceDays:
+				typeof parsed.deletionGraceDays === 'number' && parsed.deletionGraceDays >= 0
+					? parsed.deletionGraceDays
+					: defaults.deletionGraceDays,
 		}
 	} catch {
 		return defaults

@@ -17,6 +17,7 @@ const config = (isNotionSignInEnabled: boolean): AppConfig => ({
 	analyticsScriptUrl: null,
 	sessionRefreshIntervalSeconds: 0,
 	isNotionSignInEnabled,
+	deletionGraceDays: 30,
 })
 
 function renderAt(path: string, isNotionSignInEnabled: boolean, store = createSessionStore()) {

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { toast } from 'sonner'
+import { useAppConfig } from '#src/app/app-config-context.tsx'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '#src/components/ui/card.tsx'
@@ -66,6 +67,8 @@ function DeleteOrganizationDialog({ org }: { org: OrgDetails }) {
 	const fieldError =
 		remove.error instanceof ApiError ? remove.error.fieldErrors.find((error) => error.field === 'name') : undefined
 	const isMatch = typed === org.name
+	const { deletionGraceDays } = useAppConfig()
+	const purgeDate = formatDate(new Date(Date.now() + deletionGraceDays * 86_400_000).toISOString())
 
 	return (
 		<Dialog
@@ -96,8 +99,8 @@ function DeleteOrganizationDialog({ org }: { org: OrgDetails }) {
 						<li>Its public forms, charts, dashboards and portals stop at once.</li>
 						<li>Its subscription is canceled, trial included.</li>
 						<li>
-							After a grace period (30 days, unless this server sets another) everything in it is purged for good:
-							databases, answers, files, invoices, time entries. We show the date as soon as it's scheduled.
+							On {purgeDate} (after {deletionGraceDays} {deletionGraceDays === 1 ? 'day' : 'days'}) everything in it is
+							purged for good: databases, answers, files, invoices, time entries.
 						</li>
 						<li>Until then an owner can restore it; its subscription then starts again only when a plan is chosen.</li>
 					</ul>
