@@ -69,6 +69,7 @@ import { mountApiDocs } from './public/api-docs.ts'
 import { isPortalPage, mountWebApp } from './public/web.ts'
 import { createWorkspacesExport } from './workspaces/workspaces.export.ts'
 import { createWorkspaces, type Workspaces } from './workspaces/workspaces.module.ts'
+import { workspacesPurgeContributor } from './workspaces/workspaces.purge.ts'
 import { createWorkspaceRoutes } from './workspaces/workspaces.routes.ts'
 import { createNotionSignInGrants } from './workspaces/workspaces.service.ts'
 
@@ -227,6 +228,7 @@ export function createServices(options: {
 		graceDays: config.deletion.graceDays,
 	})
 	deletion.registerPurgeContributor(chartsPurgeContributor)
+	deletion.registerPurgeContributor(workspacesPurgeContributor)
 	workspaces.onDatabasesRemoved(async (databaseIds) => {
 		await dropChartProjections(database.db, databaseIds)
 	})

@@ -1,11 +1,9 @@
-import { and, asc, eq, gt, inArray, lte, ne, sql } from 'drizzle-orm'
+import { asc, eq, gt, inArray, lte, sql } from 'drizzle-orm'
 import { authRateLimits, organizations, sessions } from '#src/core/auth/auth.schema.ts'
 import { billingSignups } from '#src/core/subscriptions/subscriptions.schema.ts'
 import type { Db } from '#src/db/client.ts'
 import type { JobQueue } from '#src/lib/jobs.ts'
 import { rateLimits } from '#src/lib/rate-limit.schema.ts'
-import { notionRateLimits } from '#src/workspaces/notion/notion.schema.ts'
-import { workspaces } from '#src/workspaces/workspaces.schema.ts'
 import { organizationDeletions } from './deletion.schema.ts'
 import type { DeletionDeps, PurgeJob } from './deletion.service.ts'
 
@@ -70,7 +68,6 @@ export async function purgeOrganization(deps: DeletionDeps, organizationId: stri
 		counts.files += await storage.deletePrefix(prefix)
 	}
 	counts.rateLimits = await deleteCounters(db, owned)
-	counts.notionRateLimits = await deleteNotionPace(db, organizationId)
 	counts.billingSignups = (
 		await db
 			.delete(billingSignups)
@@ -222,48 +219,6 @@ async function deleteCounters(db: Db, owned: OwnedIds): Promise<number> {
 				await db.delete(table).where(inArray(table.key, keys))
 				deleted += keys.length
 			}
-		}
-	}
-	return deleted
-}
-
-/**
- * The Notion pace (notion_rate_limits) of the organization's Notion workspaces, or of one being
- * disconnected, unless another workspace row (another organization's) is the same Notion workspace.
- */
-export async function deleteNotionPace(db: Db, organizationId: string, workspaceId?: string): Promise<number> {
-	const connected = await db
-		.select({ externalId: workspaces.externalId })
-		.from(workspaces)
-		.where(
-			and(
-				eq(workspaces.organizationId, organizationId),
-				eq(workspaces.tool, 'notion'),
-				workspaceId ? eq(workspaces.id, workspaceId) : undefined,
-			),
-		)
-	let deleted = 0
-	for (const { externalId } of connected) {
-		if (!externalId) {
-			continue
-		}
-		const [shared] = await db
-			.select({ id: workspaces.id })
-			.from(workspaces)
-			.where(
-				and(
-					eq(workspaces.externalId, externalId),
-					workspaceId ? ne(workspaces.id, workspaceId) : ne(workspaces.organizationId, organizationId),
-				),
-			)
-			.limit(1)
-		if (!shared) {
-			deleted += (
-				await db
-					.delete(notionRateLimits)
-					.where(eq(notionRateLimits.workspaceKey, externalId))
-					.returning({ key: notionRateLimits.workspaceKey })
-			).length
 		}
 	}
 	return deleted
