@@ -2,7 +2,7 @@ import type { Db } from '#src/db/client.ts'
 import type { Logger } from '#src/lib/logger.ts'
 import type { Storage } from '#src/lib/storage.ts'
 
-export type PurgeContext = {
+type PurgeContext = {
 	db: Db
 	storage: Storage
 	log: Logger

@@ -47,7 +47,7 @@ export async function purgeDue(deps: DeletionDeps): Promise<number> {
 }
 
 /** Everything of one organization, gone. Does nothing when it is gone already. */
-export async function purgeOrganization(deps: DeletionDeps, organizationId: string): Promise<void> {
+async function purgeOrganization(deps: DeletionDeps, organizationId: string): Promise<void> {
 	const { db, log, storage } = deps
 	const [organization] = await db
 		.select({ id: organizations.id })

@@ -29,7 +29,7 @@ export type DeletionDeps = {
 
 type DeletionRow = typeof organizationDeletions.$inferSelect
 
-export function toDeletion(row: DeletionRow): OrganizationDeletion {
+function toDeletion(row: DeletionRow): OrganizationDeletion {
 	return {
 		requestedAt: row.requestedAt.toISOString(),
 		purgeAfter: row.purgeAfter.toISOString(),

@@ -48,7 +48,7 @@ const pngSignature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
  * The width and height a PNG declares, from its first 24 bytes (the 8-byte signature, then the
  * IHDR chunk, which must come first and be 13 bytes long), or null when the bytes are no PNG.
  */
-export function pngSizeOf(head: Uint8Array): { width: number; height: number } | null {
+function pngSizeOf(head: Uint8Array): { width: number; height: number } | null {
 	if (head.length < 24 || !pngSignature.every((byte, index) => head[index] === byte)) {
 		return null
 	}
