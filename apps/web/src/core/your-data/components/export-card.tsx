@@ -20,6 +20,7 @@ const parts = [
 	'Time entries and reports',
 	'Invoices as PDF and e-invoice XML',
 	'Portals',
+	'Uploaded files: logos, images, files in databases',
 	'Members',
 ]
 
