@@ -65,6 +65,20 @@ describe('starting the job system', () => {
 		expect((await scheduleRow(queue.name))?.cron).toBe('7 * * * *')
 	})
 
+	test('a schedule no registered queue wants any more is removed (BACKUP_SCHEDULE=off after a daily backup)', async () => {
+		const queue: JobQueue<object> = {
+			name: 'jobs-test-dropped-cron',
+			options: {},
+			handle: async () => {},
+			cron: '7 3 * * *',
+		}
+		await startWith(queue)
+		expect((await scheduleRow(queue.name))?.cron).toBe('7 3 * * *')
+		// The same queue without its cron: the stored schedule would keep sending daily jobs.
+		await startWith({ ...queue, cron: undefined })
+		expect(await scheduleRow(queue.name)).toBeUndefined()
+	})
+
 	test('a web process (isWorker false) creates the queues and sends, but works no job and schedules nothing', async () => {
 		const handledBy: string[] = []
 		const queueOf = (role: string): JobQueue<{ n: number }> => ({

@@ -140,6 +140,13 @@ export function createJobs(options: {
 					await boss.send(queue.name, {})
 				}
 			}
+			// A schedule no registered queue wants any more (BACKUP_SCHEDULE=off, a cron removed)
+			// would go on sending jobs that nothing works.
+			for (const schedule of schedules) {
+				if (!queues.some((queue) => queue.name === schedule.name && queue.cron)) {
+					await boss.unschedule(schedule.name)
+				}
+			}
 			isRunning = true
 		},
 		stop: async (timeoutMs) => {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
@@ -69,6 +69,14 @@ describe('retention of backups', () => {
 				const config = { ...t.config, backups: { schedule: '0 3 * * *', keep: 2, dir } }
 				const queue = createBackupQueue({ database: t.services.database, config, log: t.services.log })
 				expect(queue.cron).toBe('0 3 * * *')
+				// Staging folders: one left hours ago by a backup whose process died (its hard links would
+				// keep deleted uploads' bytes on disk), one as young as a backup running now.
+				const stale = path.join(t.config.dataDir, '.backup-staging-deadbeef0001')
+				const young = path.join(t.config.dataDir, '.backup-staging-deadbeef0002')
+				mkdirSync(path.join(stale, 'uploads'), { recursive: true })
+				mkdirSync(young)
+				const hoursAgo = new Date(Date.now() - 7 * 60 * 60 * 1000)
+				utimesSync(stale, hoursAgo, hoursAgo)
 				const written: string[] = []
 				for (let run = 0; run < 3; run++) {
 					const before = new Set(readdirSync(dir))
@@ -79,6 +87,8 @@ describe('retention of backups', () => {
 					written.push(added[0] as string)
 				}
 				expect(readdirSync(dir).sort()).toEqual(['README.txt', ...written.slice(1)].sort())
+				expect(existsSync(stale)).toBe(false)
+				expect(existsSync(young)).toBe(true)
 			} finally {
 				await t.close()
 			}

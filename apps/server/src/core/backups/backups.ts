@@ -148,6 +148,27 @@ async function targetOf(options: BackupOptions, at: Date): Promise<string> {
 	}
 }
 
+/** A staging folder this old was left by a backup that never finished (the process died): hours, never minutes. */
+const staleStagingMs = 6 * 60 * 60 * 1000
+
+/**
+ * Removes staging folders left by backups whose process died halfway (they hold hard links,
+ * so a deleted upload's bytes would stay on disk). Young ones may be another backup's, running.
+ */
+async function removeStaleStaging(dataDir: string): Promise<void> {
+	const entries = await readdir(dataDir, { withFileTypes: true }).catch(() => [])
+	for (const entry of entries) {
+		if (!entry.isDirectory() || !entry.name.startsWith('.backup-staging-')) {
+			continue
+		}
+		const folder = path.join(dataDir, entry.name)
+		const info = await stat(folder).catch(() => null)
+		if (info && Date.now() - info.mtimeMs > staleStagingMs) {
+			await rm(folder, { recursive: true, force: true })
+		}
+	}
+}
+
 /**
  * Takes a backup. The exclusive part (the manifest's counts and hashes, the copy of the
  * database, the links to the files) holds every statement of the app back for its duration;
@@ -159,6 +180,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
 		throw new Error('backups are of the embedded database (PGlite); back PostgreSQL up with pg_dump')
 	}
 	const at = options.now ?? new Date()
+	await removeStaleStaging(dataDir)
 	const staging = path.join(dataDir, `.backup-staging-${randomBytes(6).toString('hex')}`)
 	const uploadsRoot = path.join(dataDir, 'uploads')
 	await mkdir(path.join(staging, 'uploads'), { recursive: true, mode: 0o700 })
