@@ -91,6 +91,60 @@ describe('organizations', () => {
 		expect(response.status).toBe(404)
 	})
 
+	test('someone removed from their only organization lists none, creates one and works in it', async () => {
+		const owner = await t.signUp({ name: 'Ona Owner' })
+		const ownerOrg = (await t.request('GET', '/dashboard/users/get_org_details', { token: owner.token })).body
+		// Signed up from the invitation: the team is their only organization.
+		const email = `only-team-${Date.now()}@example.com`
+		const { invitationId, linkToken } = await invite(owner.token, email)
+		const signedUp = await t.request('POST', `/api/invitations/${invitationId}/sign_up`, {
+			json: { token: linkToken, name: 'Lone Member', password: 'long enough password' },
+		})
+		expect(signedUp.status).toBe(201)
+		const token = signedUp.body.token as string
+		const memberId = (await members(owner.token)).find((m) => m.email === email)?.id
+		const removed = await t.request('POST', '/dashboard/team_invites/remove_team_member', {
+			token: owner.token,
+			json: { memberId },
+		})
+		expect(removed.status).toBe(200)
+
+		// The organization's own pages say there is none (the web shows its page for that)…
+		const none = await t.request('GET', '/dashboard/users/get_org_details', { token })
+		expect(none.status).toBe(403)
+		expect(none.body.code).toBe('NO_ORGANIZATION')
+		// …but listing is a true answer, and creating one is the way forward.
+		const list = await t.request('GET', '/dashboard/organizations', { token })
+		expect(list.status).toBe(200)
+		expect(list.body).toEqual([])
+		const switchBack = await t.request('POST', `/dashboard/organizations/${ownerOrg.id}/switch`, { token })
+		expect(switchBack.status).toBe(403)
+		expect(switchBack.body.code).toBe('NO_ORGANIZATION')
+		const created = await t.request('POST', '/dashboard/organizations', { token, json: { name: 'Fresh Start' } })
+		expect(created.status).toBe(201)
+		expect(created.body).toMatchObject({ name: 'Fresh Start', role: 'owner', isActive: true })
+
+		const details = await t.request('GET', '/dashboard/users/get_org_details', { token })
+		expect(details.status).toBe(200)
+		expect(details.body).toMatchObject({ id: created.body.id, name: 'Fresh Start', role: 'owner', membersCount: 1 })
+		expect((await members(token)).map((m) => [m.email, m.role])).toEqual([[email, 'owner']])
+		const after = await t.request('GET', '/dashboard/organizations', { token })
+		expect(after.body).toEqual([expect.objectContaining({ id: created.body.id, isActive: true })])
+	})
+
+	test('the organization list marks the one the next call works in when the session lost its own', async () => {
+		const { owner, mate, mateMemberId, orgId } = await team()
+		const own = (await t.request('GET', '/dashboard/organizations', { token: mate.token })).body.find(
+			(o: { id: string }) => o.id !== orgId,
+		)
+		await t.request('POST', '/dashboard/team_invites/remove_team_member', {
+			token: owner.token,
+			json: { memberId: mateMemberId },
+		})
+		const list = await t.request('GET', '/dashboard/organizations', { token: mate.token })
+		expect(list.body).toEqual([expect.objectContaining({ id: own.id, isActive: true })])
+	})
+
 	test('dashboard calls need a token', async () => {
 		expect((await t.request('GET', '/dashboard/team_invites/all_members')).status).toBe(401)
 		expect((await t.request('GET', '/dashboard/users/get_org_details')).status).toBe(401)

@@ -20,12 +20,13 @@ import {
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { Config } from '#src/config.ts'
-import { type MemberEnv, requireMember, requireSession } from '#src/core/auth/auth.middleware.ts'
+import { type MemberEnv, requireMember, requireSession, type SessionEnv } from '#src/core/auth/auth.middleware.ts'
 import { type Auth, clientIpHeader } from '#src/core/auth/auth.ts'
 import type { Subscriptions } from '#src/core/subscriptions/subscriptions.module.ts'
 import type { Db } from '#src/db/client.ts'
 import { commonProblems, createRouter, jsonBody, jsonResponse, problemResponse } from '#src/lib/openapi.ts'
 import {
+	type AccountCtx,
 	acceptInvitation,
 	createInvitation,
 	createOrganization,
@@ -201,8 +202,13 @@ export function createTeamRoutes(deps: { auth: Auth; db: Db; config: Config; sub
 	for (const path of ['/dashboard/team_invites', '/dashboard/team_invites/*', '/dashboard/users/get_org_details']) {
 		router.use(path, session, member)
 	}
-	router.use('/dashboard/organizations', session, member)
-	router.use('/dashboard/organizations/*', session, member)
+	// Listing and creating one's organizations need only a session: someone whose last
+	// organization was deleted, or who was removed from it, has no membership and must still be
+	// able to see that (an empty list) and make a new one. Switching and leaving need one.
+	// (Hono's '/dashboard/organizations/*' would match the bare path too, so each is named.)
+	router.use('/dashboard/organizations', session)
+	router.use('/dashboard/organizations/leave', session, member)
+	router.use('/dashboard/organizations/:id/switch', session, member)
 	router.use('/dashboard/invitations/*', session)
 
 	const ctx = (c: Context<MemberEnv>): TeamCtx => ({
@@ -230,9 +236,17 @@ export function createTeamRoutes(deps: { auth: Auth; db: Db; config: Config; sub
 		return c.json({ success: true as const }, 200)
 	})
 	router.openapi(routes.orgDetails, async (c) => c.json(await getOrgDetails(ctx(c)), 200))
-	router.openapi(routes.organizations, async (c) => c.json(await listOrganizations(ctx(c)), 200))
+	// The router's env promises a member; these routes read the session alone (no member there).
+	const accountCtx = (c: { var: SessionEnv['Variables'] }): AccountCtx => ({
+		db,
+		auth,
+		headers: c.var.authHeaders(),
+		userId: c.var.session.user.id,
+		activeOrganizationId: c.var.session.membership?.organizationId ?? null,
+	})
+	router.openapi(routes.organizations, async (c) => c.json(await listOrganizations(accountCtx(c)), 200))
 	router.openapi(routes.createOrganization, async (c) =>
-		c.json(await createOrganization(ctx(c), c.req.valid('json').name), 201),
+		c.json(await createOrganization(accountCtx(c), c.req.valid('json').name), 201),
 	)
 	router.openapi(routes.leave, async (c) => {
 		await leaveOrganization(ctx(c))

@@ -216,23 +216,38 @@ export async function getOrgDetails(ctx: TeamCtx): Promise<OrgDetails> {
 	}
 }
 
-export async function listOrganizations(ctx: TeamCtx): Promise<OrganizationSummary[]> {
+/**
+ * The caller known from the session alone, without a membership: listing and creating
+ * organizations stay open to someone who belongs to none (their last one deleted, or removed).
+ * `activeOrganizationId` is the session's organization while the user is still a member of it.
+ */
+export type AccountCtx = { db: Db; auth: Auth; headers: Headers; userId: string; activeOrganizationId: string | null }
+
+export async function listOrganizations(ctx: AccountCtx): Promise<OrganizationSummary[]> {
 	const rows = await ctx.db
-		.select({ organization: organizations, role: members.role })
+		.select({ organization: organizations, role: members.role, joinedAt: members.createdAt })
 		.from(members)
 		.innerJoin(organizations, eq(organizations.id, members.organizationId))
-		.where(eq(members.userId, ctx.member.userId))
+		.where(eq(members.userId, ctx.userId))
 		.orderBy(asc(organizations.name))
+	// Without a membership in the session's organization, the next dashboard call works in the
+	// first one joined (requireMember's fallback): that is the one marked active.
+	const firstJoined = rows.reduce<(typeof rows)[number] | undefined>(
+		(first, row) => (first && first.joinedAt <= row.joinedAt ? first : row),
+		undefined,
+	)
+	const activeId = ctx.activeOrganizationId ?? firstJoined?.organization.id
 	return rows.map(({ organization, role }) => ({
 		id: organization.id,
 		name: organization.name,
 		slug: organization.slug,
 		role: role as Role,
-		isActive: organization.id === ctx.member.orgId,
+		isActive: organization.id === activeId,
 	}))
 }
 
-export async function createOrganization(ctx: TeamCtx, name: string): Promise<OrganizationSummary> {
+/** A new organization owned by the caller; the session moves to it. */
+export async function createOrganization(ctx: AccountCtx, name: string): Promise<OrganizationSummary> {
 	const created = await ctx.auth.api.createOrganization({
 		headers: ctx.headers,
 		body: { name, slug: `ws-${randomBytes(6).toString('hex')}`, keepCurrentActiveOrganization: false },
