@@ -127,6 +127,9 @@ describe('organizations', () => {
 		const details = await t.request('GET', '/dashboard/users/get_org_details', { token })
 		expect(details.status).toBe(200)
 		expect(details.body).toMatchObject({ id: created.body.id, name: 'Fresh Start', role: 'owner', membersCount: 1 })
+		// It starts as any new organization does (the trial, on this install).
+		expect(details.body).toMatchObject({ plan: ownerOrg.plan, subscriptionState: ownerOrg.subscriptionState })
+		expect(details.body.subscriptionState).toBe('trialing')
 		expect((await members(token)).map((m) => [m.email, m.role])).toEqual([[email, 'owner']])
 		const after = await t.request('GET', '/dashboard/organizations', { token })
 		expect(after.body).toEqual([expect.objectContaining({ id: created.body.id, isActive: true })])

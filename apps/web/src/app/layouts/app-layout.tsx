@@ -27,6 +27,7 @@ import { isInactive } from '#src/core/billing/lib/billing-state.ts'
 import { orgDetailsQuery, teamKeys } from '#src/core/teams/api/teams.ts'
 import { OrganizationSwitcher } from '#src/core/teams/components/organization-switcher.tsx'
 import { HeaderTimer } from '#src/features/time/components/header-timer.tsx'
+import type { ApiError } from '#src/lib/api-client.ts'
 import { addErrorPresenter } from '#src/lib/query-client.ts'
 import { useSession, useSessionStore } from '#src/lib/session-context.tsx'
 
@@ -37,8 +38,9 @@ const navigation = [
 	{ name: 'Settings', path: paths.settings, icon: Settings },
 ]
 
-// Its own chunk: only an organization scheduled for deletion shows it.
+// Their own chunks: only an organization scheduled for deletion, or an account without one, shows them.
 const DeletionPage = lazy(() => import('#src/core/your-data/components/deletion-page.tsx'))
+const NoOrganizationPage = lazy(() => import('#src/core/teams/components/no-organization-page.tsx'))
 
 /** The dashboard's frame: navigation, organization, account. Signed-in members only. */
 export function AppLayout() {
@@ -50,10 +52,17 @@ export function AppLayout() {
 	const queryClient = useQueryClient()
 	// A plan's limit or a stopped subscription, met on any screen, reads as what it means; the
 	// latter reads the organization again, so the gate below closes the dashboard at once. So does
-	// an organization being deleted (by another owner, in another tab): no toast, the page says it.
+	// an organization being deleted (by another owner, in another tab), or none left (deleted, or
+	// removed from it): no toast, the page says it. The organization's own refusal is read once.
 	useEffect(() => {
 		const readOrgAgain = () => void queryClient.invalidateQueries({ queryKey: teamKeys.orgDetails })
 		return addErrorPresenter((error) => {
+			if (error.code === 'NO_ORGANIZATION') {
+				if ((queryClient.getQueryState(teamKeys.orgDetails)?.error as ApiError | null)?.code !== error.code) {
+					readOrgAgain()
+				}
+				return true
+			}
 			if (error.code !== 'ORGANIZATION_DELETING') {
 				return presentBillingProblem(error, readOrgAgain)
 			}
@@ -65,7 +74,14 @@ export function AppLayout() {
 	if (!isSignedIn || !user) {
 		return <Navigate to={loginWithNext(location)} replace />
 	}
-	// Scheduled for deletion: one page instead of the modules, with the ways on.
+	// No organization, or one scheduled for deletion: one page instead of the modules, with the ways on.
+	if ((org.error as ApiError | null)?.code === 'NO_ORGANIZATION') {
+		return (
+			<Suspense fallback={null}>
+				<NoOrganizationPage />
+			</Suspense>
+		)
+	}
 	if (org.data?.deletion) {
 		return (
 			<Suspense fallback={null}>
