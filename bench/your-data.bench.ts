@@ -45,6 +45,8 @@ const settings = {
 	answers: positiveIntegerFromEnv('BENCH_ANSWERS', 20_000),
 	files: positiveIntegerFromEnv('BENCH_FILES', 200),
 	fileKiB: positiveIntegerFromEnv('BENCH_FILE_KB', 50),
+	/** Finished jobs pg-boss keeps (a week of syncs and deliveries): the purge reads every one. */
+	jobs: positiveIntegerFromEnv('BENCH_JOBS', 5000),
 	/** Pause between two probes of the backup's hold, in ms. */
 	probeEveryMs: 5,
 }
@@ -117,6 +119,15 @@ async function seed(database: Database, dataDir: string): Promise<string> {
 			[id, org, key, `document-${i}.pdf`, bytes.length],
 		)
 	}
+	progress(`seeding ${settings.jobs.toLocaleString('en-US')} finished jobs`)
+	// One in five names this organization's database, the others objects of other organizations.
+	const { rows: queues } = await pglite.query<{ name: string }>('select name from pgboss.queue order by name limit 1')
+	await pglite.query(
+		`insert into pgboss.job (name, data, state, started_on, completed_on)
+		 select $1, jsonb_build_object('databaseId', case when i % 5 = 0 then $2 else md5('other' || i)::uuid::text end), 'completed', now(), now()
+		 from generate_series(1, $3::int) i`,
+		[queues[0]?.name, databaseId, settings.jobs],
+	)
 	await pglite.query('vacuum analyze')
 	return org
 }
@@ -382,14 +393,18 @@ async function measurePurge(dataDir: string, copyDir: string, org: string) {
 	const purged = await purgeDue(deletion)
 	const purgeMs = performance.now() - purgeStarted
 	const left = (await database.db.execute(
-		sql`select (select count(*) from workspace_rows) + (select count(*) from form_submissions) + (select count(*) from blobs) as n`,
+		sql`select (select count(*) from workspace_rows) + (select count(*) from form_submissions) + (select count(*) from blobs)
+			+ (select count(*) from pgboss.job where data ->> 'databaseId' = 'bench-database') as n`,
 	)) as unknown as { rows: { n: string | number }[] }
 	if (purged !== 1 || Number(left.rows[0]?.n) !== 0) {
 		throw new Error(`the purge left rows behind (${purged} purged, ${left.rows[0]?.n} rows left)`)
 	}
+	const kept = (await database.db.execute(
+		sql`select count(*) as n from pgboss.job where data ? 'databaseId'`,
+	)) as unknown as { rows: { n: string | number }[] }
 	await closeDatabase()
 	return {
-		purge: { ms: round(purgeMs, 0) },
+		purge: { ms: round(purgeMs, 0), otherOrganizationsJobsKept: Number(kept.rows[0]?.n) },
 		bareDelete: { ms: round(bareMs, 0) },
 		ratioPurgeOverBare: round(purgeMs / bareMs, 2),
 	}
