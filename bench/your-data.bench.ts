@@ -15,7 +15,7 @@
 // Figures go to stdout and bench/results/your-data.json.
 import { execFileSync } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
-import { createWriteStream, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { createWriteStream, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { Readable } from 'node:stream'
@@ -428,6 +428,13 @@ async function measurePurge(dataDir: string, copyDir: string, org: string) {
 	const kept = (await database.db.execute(
 		sql`select count(*) as n from pgboss.job where data ? 'databaseId'`,
 	)) as unknown as { rows: { n: string | number }[] }
+	const othersJobs = settings.jobs - Math.floor(settings.jobs / 5)
+	if (Number(kept.rows[0]?.n) !== othersJobs) {
+		throw new Error(`the purge took other organizations' jobs (${kept.rows[0]?.n} of ${othersJobs} kept)`)
+	}
+	if (existsSync(path.join(dataDir, 'uploads', org)) && readdirSync(path.join(dataDir, 'uploads', org)).length > 0) {
+		throw new Error('the purge left uploaded files behind')
+	}
 	await closeDatabase()
 	return {
 		purge: { ms: round(purgeMs, 0), otherOrganizationsJobsKept: Number(kept.rows[0]?.n) },
