@@ -53,20 +53,17 @@ export function AppLayout() {
 	// A plan's limit or a stopped subscription, met on any screen, reads as what it means; the
 	// latter reads the organization again, so the gate below closes the dashboard at once. So does
 	// an organization being deleted (by another owner, in another tab), or none left (deleted, or
-	// removed from it): no toast, the page says it. The organization's own refusal is read once.
+	// removed from it): no toast, the page says it.
 	useEffect(() => {
 		const readOrgAgain = () => void queryClient.invalidateQueries({ queryKey: teamKeys.orgDetails })
 		return addErrorPresenter((error) => {
-			if (error.code === 'NO_ORGANIZATION') {
-				if ((queryClient.getQueryState(teamKeys.orgDetails)?.error as ApiError | null)?.code !== error.code) {
-					readOrgAgain()
-				}
-				return true
-			}
-			if (error.code !== 'ORGANIZATION_DELETING') {
+			if (error.code !== 'ORGANIZATION_DELETING' && error.code !== 'NO_ORGANIZATION') {
 				return presentBillingProblem(error, readOrgAgain)
 			}
-			readOrgAgain()
+			// Unless the organization's own read said it: reading it again would say it again, for ever.
+			if (queryClient.getQueryState(teamKeys.orgDetails)?.error !== error) {
+				readOrgAgain()
+			}
 			return true
 		})
 	}, [queryClient])
@@ -75,17 +72,15 @@ export function AppLayout() {
 		return <Navigate to={loginWithNext(location)} replace />
 	}
 	// No organization, or one scheduled for deletion: one page instead of the modules, with the ways on.
-	if ((org.error as ApiError | null)?.code === 'NO_ORGANIZATION') {
+	const isWithoutOrganization = (org.error as ApiError | null)?.code === 'NO_ORGANIZATION'
+	if (isWithoutOrganization || org.data?.deletion) {
 		return (
 			<Suspense fallback={null}>
-				<NoOrganizationPage />
-			</Suspense>
-		)
-	}
-	if (org.data?.deletion) {
-		return (
-			<Suspense fallback={null}>
-				<DeletionPage org={org.data} switcher={<OrganizationSwitcher />} />
+				{isWithoutOrganization || !org.data ? (
+					<NoOrganizationPage />
+				) : (
+					<DeletionPage org={org.data} switcher={<OrganizationSwitcher />} />
+				)}
 			</Suspense>
 		)
 	}

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Check, ChevronsUpDown, Plus } from 'lucide-react'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { toast } from 'sonner'
 import { Button } from '#src/components/ui/button.tsx'
-import { Dialog, DialogContent, DialogFooter } from '#src/components/ui/dialog.tsx'
+import { Dialog, DialogContent } from '#src/components/ui/dialog.tsx'
 import {
 	DropdownMenu,
 	DropdownMenuContent,
@@ -13,10 +13,11 @@ import {
 	DropdownMenuSeparator,
 	DropdownMenuTrigger,
 } from '#src/components/ui/dropdown-menu.tsx'
-import { Field } from '#src/components/ui/field.tsx'
-import { Input } from '#src/components/ui/input.tsx'
 import { useSessionStore } from '#src/lib/session-context.tsx'
-import { createOrganization, organizationsQuery, switchOrganization } from '../api/teams.ts'
+import { organizationsQuery, switchOrganization } from '../api/teams.ts'
+
+// Loaded when the dialog opens: the shell does without the form and its field.
+const CreateOrganizationForm = lazy(() => import('./create-organization-form.tsx'))
 
 /** Which organization the session works in; switch to another, or create one. */
 export function OrganizationSwitcher() {
@@ -25,7 +26,6 @@ export function OrganizationSwitcher() {
 	const session = useSessionStore()
 	const navigate = useNavigate()
 	const [isCreating, setIsCreating] = useState(false)
-	const [name, setName] = useState('')
 	const active = organizations.data?.find((organization) => organization.isActive)
 
 	// Everything on screen belongs to the organization: after a switch, read it all again.
@@ -42,15 +42,6 @@ export function OrganizationSwitcher() {
 				`Switched to ${organizations.data?.find((organization) => organization.id === id)?.name ?? 'the organization'}.`,
 			),
 	})
-	const create = useMutation({
-		mutationFn: createOrganization,
-		onSuccess: async (organization) => {
-			setIsCreating(false)
-			setName('')
-			await afterChange(`Created ${organization.name}.`)
-		},
-	})
-
 	return (
 		<>
 			<DropdownMenu>
@@ -94,27 +85,9 @@ export function OrganizationSwitcher() {
 			</DropdownMenu>
 			<Dialog open={isCreating} onOpenChange={setIsCreating}>
 				<DialogContent title="New organization" description="A separate workspace with its own data, members and plan.">
-					<form
-						className="grid gap-4"
-						onSubmit={(event) => {
-							event.preventDefault()
-							if (name.trim()) {
-								create.mutate(name.trim())
-							}
-						}}
-					>
-						<Field label="Name">
-							<Input value={name} onChange={(event) => setName(event.target.value)} maxLength={100} autoFocus />
-						</Field>
-						<DialogFooter>
-							<Button variant="outline" onClick={() => setIsCreating(false)}>
-								Cancel
-							</Button>
-							<Button type="submit" isLoading={create.isPending} disabled={!name.trim()}>
-								Create
-							</Button>
-						</DialogFooter>
-					</form>
+					<Suspense fallback={null}>
+						<CreateOrganizationForm onCancel={() => setIsCreating(false)} onCreated={() => setIsCreating(false)} />
+					</Suspense>
 				</DialogContent>
 			</Dialog>
 		</>
