@@ -8,7 +8,7 @@ import { dataTab, publishedForm, toast, until } from './data-steps.ts'
 // Deleting an organization (issue 20): an owner types its name in Settings → Data; the dashboard
 // becomes the page of an organization scheduled for deletion (the date, Restore), its public form
 // stops at once, and Restore brings it back. On a server whose grace period is zero the purge
-// runs at once and the organization is gone.
+// runs at once and the organization is gone: its owner, in no organization now, makes a new one.
 
 const browser = useBrowser()
 
@@ -102,7 +102,7 @@ test('an owner deletes the organization by its name, its form stops, and Restore
 	assertNoProblems(stranger.problems, [failedRequest(404), failedRequest(409)])
 })
 
-test('with no grace period the purge runs at once: the organization is gone, and so is its form', async () => {
+test('with no grace period the purge runs at once: the organization and its form are gone; the owner makes a new one', async () => {
 	const server = await startOwnServer({ DELETION_GRACE_DAYS: '0' })
 	// Closed before the server stops, so it stops with no page still talking to it.
 	const contexts: BrowserContext[] = []
@@ -126,12 +126,29 @@ test('with no grace period the purge runs at once: the organization is gone, and
 		)
 		const gone = await server.api.call('/dashboard/users/get_org_details', { token: owner.token })
 		assert.equal(((await gone.json()) as { code: string }).code, 'NO_ORGANIZATION')
-		// The dashboard no longer knows it: nothing of it is named anywhere. (There is no page yet for
-		// someone left with no organization: the shell shows its modules and toasts each refused read.)
-		await page.goto('/')
-		await waitForHome(page, owner.name)
-		await page.getByRole('button', { name: /switch organization/i }).waitFor()
+		// The dashboard no longer knows it: nothing of it is named anywhere. Instead of the modules, a
+		// page says why and offers the way on, with no toast for each read the server refused.
+		await page.goto('/forms')
+		await page.getByRole('heading', { level: 1, name: "You're not in an organization any more" }).waitFor()
+		assert.equal(await page.getByRole('navigation', { name: 'Main' }).count(), 0, 'the modules are offered')
 		assert.equal(await page.getByText(organization).count(), 0, 'the purged organization is still shown')
+		assert.equal(await toast(page, 'does not belong to an organization').count(), 0, 'a refusal was toasted')
+		await page.getByText('Open the invitation from its e-mail to join it').waitFor()
+
+		// A new organization: the dashboard of it, on its trial as any new one.
+		await page.getByRole('textbox', { name: 'Organization name' }).fill('Second Co')
+		await page.getByRole('button', { name: 'Create an organization' }).click()
+		await toast(page, 'Created Second Co.').waitFor()
+		await waitForHome(page, owner.name)
+		await page.getByRole('button', { name: 'Second Co, switch organization' }).waitFor()
+		await page.getByText(/^Trial: /).waitFor()
+		const second = await server.api.callOk<OrgDetails>('/dashboard/users/get_org_details', { token: owner.token })
+		assert.deepEqual(
+			{ name: second.name, state: second.subscriptionState, deletion: second.deletion },
+			{ name: 'Second Co', state: 'trialing', deletion: null },
+		)
+		assert.equal(await page.getByText(organization).count(), 0, 'the purged organization is still shown')
+		assertNoProblems(tab.problems, [failedRequest(403), failedRequest(409)])
 
 		// The form's page: no such form.
 		const stranger = await newPage(browser(), { baseUrl: server.baseUrl })
