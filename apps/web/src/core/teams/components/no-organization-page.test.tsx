@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, test } from 'vitest'
 import { AppLayout } from '#src/app/layouts/app-layout.tsx'
 import { renderApp } from '#src/core/billing/testing.tsx'
@@ -111,5 +111,32 @@ describe('an account without an organization', () => {
 		await user.click(await screen.findByRole('button', { name: 'Sign out' }))
 		await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
 		expect(window.localStorage.getItem(tokenStorageKey)).toBeNull()
+	})
+
+	test("the switcher's New organization dialog makes one with the same form", async () => {
+		let created: string | null = null
+		const calls = mockApi((call) => {
+			if (call.method === 'POST' && call.path === '/dashboard/organizations') {
+				created = (call.body as { name: string }).name
+				return json({ id: 'org2', name: created, slug: 'ws-2', role: 'owner', isActive: true }, 201)
+			}
+			if (call.path === '/dashboard/organizations') {
+				const acme = { id: 'org1', name: 'Acme', slug: 'acme', role: 'owner', isActive: !created }
+				return json(
+					created ? [acme, { id: 'org2', name: created, slug: 'ws-2', role: 'owner', isActive: true }] : [acme],
+				)
+			}
+			return undefined
+		}).calls
+		const { user } = renderShell('/forms')
+		await user.click((await screen.findAllByRole('button', { name: 'Acme, switch organization' }))[0] as HTMLElement)
+		await user.click(await screen.findByRole('menuitem', { name: 'New organization' }))
+		const dialog = await screen.findByRole('dialog', { name: 'New organization' })
+		await user.type(await within(dialog).findByLabelText('Organization name'), 'Side Co')
+		await user.click(within(dialog).getByRole('button', { name: 'Create' }))
+		expect(await screen.findByText('Created Side Co.')).toBeInTheDocument()
+		await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New organization' })).toBeNull())
+		expect(await screen.findByRole('heading', { name: 'Home' })).toBeInTheDocument()
+		expect(calls.filter((call) => call.method === 'POST' && call.path === '/dashboard/organizations')).toHaveLength(1)
 	})
 })
