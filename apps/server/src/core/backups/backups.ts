@@ -2,8 +2,10 @@ import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream, readFileSync } from 'node:fs'
 import { chmod, copyFile, link, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { fileURLToPath } from 'node:url'
+import { createGzip } from 'node:zlib'
 import * as tar from 'tar'
 import { type AloneClient, type Database, runAlone } from '#src/db/client.ts'
 
@@ -185,14 +187,21 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
 	const uploadsRoot = path.join(dataDir, 'uploads')
 	await mkdir(path.join(staging, 'uploads'), { recursive: true, mode: 0o700 })
 	try {
-		const { tables, files, takenAt } = await runAlone(database, async (client) => {
+		const { tables, files, takenAt, dump } = await runAlone(database, async (client) => {
 			const takenAt = new Date()
 			const tables = await tableManifest(client)
-			const dump = await database.pglite.dumpDataDir('gzip')
-			await writeFile(path.join(staging, 'database.tar.gz'), new Uint8Array(await dump.arrayBuffer()), { mode: 0o600 })
+			// The folder as a plain tar, in memory: compressing it here held every statement back for
+			// most of the backup (4-6 s of a 285 MiB folder, bench/your-data.bench.ts), so it is
+			// compressed below, once the app runs again.
+			const dump = await database.pglite.dumpDataDir('none')
 			const files = options.isS3 ? [] : await linkFiles(uploadsRoot, path.join(staging, 'uploads'))
-			return { tables, files, takenAt }
+			return { tables, files, takenAt, dump }
 		})
+		await pipeline(
+			Readable.fromWeb(dump.stream() as import('node:stream/web').ReadableStream),
+			createGzip(),
+			createWriteStream(path.join(staging, 'database.tar.gz'), { mode: 0o600 }),
+		)
 		const hasSecrets = await copyFile(path.join(dataDir, 'secrets.json'), path.join(staging, 'secrets.json')).then(
 			() => true,
 			(error: NodeJS.ErrnoException) => {

@@ -171,14 +171,17 @@ async function deleteJobs(db: Db, owned: OwnedIds): Promise<number> {
 			return deleted
 		}
 		after = page.rows.at(-1)?.id ?? after
-		const named: string[] = []
-		for (const job of page.rows) {
+		// One lookup per page, not per job: the lookup is a union over every table of the
+		// organization, and a server keeps thousands of finished jobs (bench/your-data.bench.ts).
+		const stringsByJob = page.rows.map((job) => {
 			const strings = new Set<string>()
 			stringsOf(job.data, strings)
-			if ((await owned.pick(strings)).size > 0) {
-				named.push(job.id)
-			}
-		}
+			return { id: job.id, strings }
+		})
+		const ownedStrings = await owned.pick(stringsByJob.flatMap((job) => [...job.strings]))
+		const named = stringsByJob
+			.filter((job) => [...job.strings].some((piece) => ownedStrings.has(piece)))
+			.map((job) => job.id)
 		if (named.length > 0) {
 			const removed = (await db.execute(
 				sql`delete from pgboss.job where state <> 'active' and id = any(array[${sql.join(
@@ -207,14 +210,16 @@ async function deleteCounters(db: Db, owned: OwnedIds): Promise<number> {
 				break
 			}
 			after = page.at(-1)?.key ?? after
-			const keys: string[] = []
-			for (const { key } of page) {
+			// One lookup per page, as for jobs.
+			const stringsByKey = page.map(({ key }) => {
 				const strings = new Set<string>()
 				stringsOf(key, strings)
-				if ((await owned.pick(strings)).size > 0) {
-					keys.push(key)
-				}
-			}
+				return { key, strings }
+			})
+			const ownedStrings = await owned.pick(stringsByKey.flatMap((entry) => [...entry.strings]))
+			const keys = stringsByKey
+				.filter((entry) => [...entry.strings].some((piece) => ownedStrings.has(piece)))
+				.map((entry) => entry.key)
 			if (keys.length > 0) {
 				await db.delete(table).where(inArray(table.key, keys))
 				deleted += keys.length
