@@ -7,7 +7,9 @@ import { waitForMail } from './mail.ts'
 // built; the dialog deleting the organization; the page of an organization scheduled for
 // deletion (Caroline's "Comet Catalogue", exported first); and deleting an account, both when it
 // can go (Augustus: his own organization goes with him, he leaves Émilie's) and when it cannot
-// (Émilie, the only owner of "Principia Translations", which Augustus belongs to).
+// (Émilie, the only owner of "Principia Translations", which Augustus belongs to); and the page of
+// an account left with no organization (Sophie, who joined Émilie's from its invitation and was
+// removed from it).
 
 type HttpApi = ReturnType<typeof createHttpApi>
 
@@ -31,6 +33,8 @@ export type SeededData = {
 	augustus: string
 	/** Caroline Herschel: the owner of Comet Catalogue, scheduled for deletion. */
 	caroline: string
+	/** Sophie Germain: signed up from Émilie's invitation, then removed: no organization left. */
+	sophie: string
 }
 
 type Helpers = {
@@ -93,12 +97,32 @@ export async function seedData(
 		json: { token: link.searchParams.get('token') },
 	})
 
+	// Sophie signed up from Émilie's invitation (so Principia Translations was her only
+	// organization: an account made this way gets none of its own), then Émilie removed her.
+	const sophieEmail = 'sophie@example.com'
+	const sophieInvitation = await api.callOk<{ id: string }>('/dashboard/team_invites', {
+		token: emilie.token,
+		json: { email: sophieEmail, role: 'member' },
+	})
+	const sophieMail = await waitForMail(dataDir, sophieEmail, (candidate) => candidate.subject.includes('invited you'))
+	const sophieLink = new URL(sophieMail.links.find((href) => href.includes('/invite/')) ?? '')
+	const sophie = await api.callOk<{ token: string }>(`/api/invitations/${sophieInvitation.id}/sign_up`, {
+		json: { token: sophieLink.searchParams.get('token'), name: 'Sophie Germain', password: 'elastic surfaces' },
+	})
+	const members = await api.callOk<{ id: string; email: string }[]>('/dashboard/team_invites/all_members', {
+		token: emilie.token,
+	})
+	await api.callOk('/dashboard/team_invites/remove_team_member', {
+		token: emilie.token,
+		json: { memberId: members.find((member) => member.email === sophieEmail)?.id },
+	})
+
 	// Caroline took her data, then asked for her organization to be deleted.
 	const caroline = await person('Caroline Herschel', 'caroline@example.com', 'eight comets found', 'Comet Catalogue')
 	await finishedExport(api, caroline.token)
 	await api.callOk('/dashboard/organization/delete', { token: caroline.token, json: { name: 'Comet Catalogue' } })
 
-	return { emilie: emilie.token, augustus: augustus.token, caroline: caroline.token }
+	return { emilie: emilie.token, augustus: augustus.token, caroline: caroline.token, sophie: sophie.token }
 }
 
 const dataTab = '/settings?tab=data'
@@ -118,7 +142,9 @@ async function showExportRunning(page: Page): Promise<void> {
 	const running: Export = {
 		id: '0b7c1d9e-2f4a-4c6b-9e8d-5a3f1b2c4d6e',
 		status: 'running',
-		progress: { done: 2, total: 7, step: 'Forms and answers' },
+		// As the server reports it: eight parts (app.ts registers them after the organization's own),
+		// three done (the organization, the workspace databases, the uploaded files), the forms next.
+		progress: { done: 3, total: 8, step: 'Forms and answers' },
 		requestedBy: { name: 'Ada Lovelace', email: 'ada@example.com' },
 		createdAt: new Date().toISOString(),
 		finishedAt: null,
@@ -196,6 +222,21 @@ export function dataShots(data: SeededData) {
 			// The shell's first reads, sent before the organization's details say it is being deleted,
 			// are refused (409 ORGANIZATION_DELETING); the page then shows instead of the modules.
 			expectedProblems: [/status of 409/],
+		},
+		{
+			name: 'no-organization',
+			caption:
+				'An account with no organization left, as Sophie, removed from Principia Translations: why, a new organization, an invitation’s link, or sign out',
+			path: '/',
+			isSignedIn: true,
+			token: data.sophie,
+			ready: async (page: Page) => {
+				await page.getByRole('heading', { level: 1, name: "You're not in an organization any more" }).waitFor()
+				await page.getByRole('button', { name: 'Create an organization' }).waitFor()
+			},
+			// The shell's first reads, sent before the organization's details say there is none, are
+			// refused (403 NO_ORGANIZATION); the page then shows instead of the modules.
+			expectedProblems: [/status of 403/],
 		},
 		{
 			name: 'delete-account-dialog',
