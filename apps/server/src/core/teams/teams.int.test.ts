@@ -155,6 +155,35 @@ describe('organizations', () => {
 })
 
 describe('invitations', () => {
+	test('an organization scheduled for deletion takes no one in; restored, its invitation works again', async () => {
+		const owner = await t.signUp({ name: 'Dora Deleting' })
+		const invited = await t.signUp({ name: 'Ivan Invited' })
+		const { invitationId, linkToken } = await invite(owner.token, invited.email)
+		const { body: details } = await t.request('GET', '/dashboard/users/get_org_details', { token: owner.token })
+		const deleted = await t.request('POST', '/dashboard/organization/delete', {
+			token: owner.token,
+			json: { name: details.name },
+		})
+		expect(deleted.status).toBe(200)
+		const preview = await t.request('GET', `/api/invitations/${invitationId}`)
+		expect(preview.status).toBe(410)
+		expect(preview.body.detail).toMatch(/being deleted/)
+		const refused = await t.request('POST', `/dashboard/invitations/${invitationId}/accept`, {
+			token: invited.token,
+			json: { token: linkToken },
+		})
+		expect(refused.status).toBe(410)
+		expect((await members(invited.token)).map((member) => member.email)).toEqual([invited.email])
+
+		expect((await t.request('POST', '/dashboard/organization/restore', { token: owner.token })).status).toBe(200)
+		const accepted = await t.request('POST', `/dashboard/invitations/${invitationId}/accept`, {
+			token: invited.token,
+			json: { token: linkToken },
+		})
+		expect(accepted.status).toBe(200)
+		expect(accepted.body.organizationId).toBe(details.id)
+	})
+
 	test('invite → accept → listed → removed → the removed token no longer reaches the organization', async () => {
 		const { owner, mate, mateMemberId, orgId } = await team()
 		expect((await members(owner.token)).map((m) => m.email)).toContain(mate.email)

@@ -268,13 +268,26 @@ export async function switchOrganization(ctx: TeamCtx, organizationId: string): 
 /** What the invitation page shows to whoever holds the link. */
 export async function getInvitationPreview(db: Db, invitationId: string): Promise<InvitationPreview> {
 	const [row] = await db
-		.select({ invitation: invitations, organizationName: organizations.name, inviterName: users.name })
+		.select({
+			invitation: invitations,
+			organizationName: organizations.name,
+			inviterName: users.name,
+			deletingSince: organizationDeletions.requestedAt,
+		})
 		.from(invitations)
 		.innerJoin(organizations, eq(organizations.id, invitations.organizationId))
 		.leftJoin(users, eq(users.id, invitations.inviterId))
+		.leftJoin(organizationDeletions, eq(organizationDeletions.organizationId, invitations.organizationId))
 		.where(eq(invitations.id, invitationId))
 	if (row?.invitation.status !== 'pending' || row.invitation.expiresAt <= new Date()) {
 		throw new AppError('INVITATION_UNAVAILABLE')
+	}
+	// Joining an organization scheduled for deletion would only lead to its closed dashboard. The
+	// invitation stays pending: restoring the organization makes it work again.
+	if (row.deletingSince !== null) {
+		throw new AppError('INVITATION_UNAVAILABLE', {
+			detail: `${row.organizationName} is being deleted, so its invitations cannot be accepted.`,
+		})
 	}
 	const [account] = await db.select({ id: users.id }).from(users).where(eq(users.email, row.invitation.email))
 	return {
