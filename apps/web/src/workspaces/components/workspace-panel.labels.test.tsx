@@ -58,6 +58,7 @@ function renderPanel(workspace: Workspace) {
 					pauseReason: null,
 					trialEndsAt: null,
 					createdAt: '2026-01-01T10:00:00.000Z',
+					deletion: null,
 				})
 			}
 			if (path === `/dashboard/workspaces/${workspace.id}/writes`) {

@@ -54,6 +54,7 @@ function renderPanelAs(role: Role) {
 					pauseReason: null,
 					trialEndsAt: null,
 					createdAt: '2026-01-01T10:00:00.000Z',
+					deletion: null,
 				})
 			}
 			if (path === '/dashboard/local/databases') {
