@@ -80,7 +80,12 @@ export async function previewAfter(
 		if (!isPreview(response) || response.status() !== 200) {
 			return false
 		}
-		const render = (await response.json()) as ChartRender
+		// A preview of the page navigated away from may answer after the navigation: its body is
+		// gone, and it is not the one waited for.
+		const render = (await response.json().catch(() => null)) as ChartRender | null
+		if (!render) {
+			return false
+		}
 		const { config } = response.request().postDataJSON() as { config: ChartConfig }
 		if (accepts(render, config)) {
 			found = render
