@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { createHash, randomUUID } from 'node:crypto'
 import type { Locator, Page } from 'playwright-core'
-import yauzl from 'yauzl'
 import type { Account, createHttpApi } from '../../http-api.ts'
 import { uniqueEmail } from '../../http-api.ts'
 import type { Mail } from '../../mail.ts'
@@ -152,37 +151,6 @@ export async function joinedMember(
 		json: { token: link.searchParams.get('token') },
 	})
 	return member
-}
-
-/** A ZIP's files by path, read with yauzl (CRCs checked). */
-export function readZip(bytes: Uint8Array): Promise<Map<string, Buffer>> {
-	return new Promise((resolve, reject) => {
-		yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true }, (error, zip) => {
-			if (error || !zip) {
-				reject(error ?? new Error('not a ZIP'))
-				return
-			}
-			const files = new Map<string, Buffer>()
-			zip.on('error', reject)
-			zip.on('end', () => resolve(files))
-			zip.on('entry', (entry: yauzl.Entry) => {
-				zip.openReadStream(entry, (streamError, stream) => {
-					if (streamError || !stream) {
-						reject(streamError ?? new Error(`no stream for ${entry.fileName}`))
-						return
-					}
-					const chunks: Buffer[] = []
-					stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-					stream.on('error', reject)
-					stream.on('end', () => {
-						files.set(entry.fileName, Buffer.concat(chunks))
-						zip.readEntry()
-					})
-				})
-			})
-			zip.readEntry()
-		})
-	})
 }
 
 export type Manifest = {

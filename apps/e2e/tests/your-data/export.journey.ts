@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
 import { readFile } from 'node:fs/promises'
 import { test } from 'node:test'
+import { readZip } from '../../../server/src/test/zip.ts'
 import { api, assertNoProblems, baseUrl, linkIn, newPage, useBrowser, waitForMail } from '../../fixtures.ts'
-import { answeredFormWithFile, dataTab, joinedMember, manifestOf, readZip, rowIdsOf } from './data-steps.ts'
+import { answeredFormWithFile, dataTab, joinedMember, manifestOf, rowIdsOf } from './data-steps.ts'
 
 // Taking everything along (issue 20): an owner exports the organization from Settings → Data,
 // follows its progress, and downloads one ZIP whose manifest names the form, its answer and the

@@ -1,44 +1,13 @@
 import { exportManifestSchema } from '@blocksmith/contracts/data.ts'
 import { expect } from 'vitest'
-import yauzl from 'yauzl'
 import type { ExportContributor } from '#src/core/exports/exports.contributor.ts'
 import type { TestApp } from './test-app.ts'
 import { until } from './until.ts'
+import { readZip } from './zip.ts'
 
 // What the export tests share: reading a ZIP as its entries in order, waiting for an export to
 // finish, downloading it as the e-mailed link does (no session), and a part that holds a build
 // open until the test lets it go, to see it running.
-
-/** A ZIP's files in the order they are stored, read with yauzl (CRCs checked). */
-function readZip(bytes: Uint8Array): Promise<Map<string, Buffer>> {
-	return new Promise((resolve, reject) => {
-		yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true }, (error, zip) => {
-			if (error || !zip) {
-				reject(error ?? new Error('no zip'))
-				return
-			}
-			const files = new Map<string, Buffer>()
-			zip.on('error', reject)
-			zip.on('end', () => resolve(files))
-			zip.on('entry', (entry: yauzl.Entry) => {
-				zip.openReadStream(entry, (streamError, stream) => {
-					if (streamError || !stream) {
-						reject(streamError ?? new Error('no stream'))
-						return
-					}
-					const chunks: Buffer[] = []
-					stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-					stream.on('error', reject)
-					stream.on('end', () => {
-						files.set(entry.fileName, Buffer.concat(chunks))
-						zip.readEntry()
-					})
-				})
-			})
-			zip.readEntry()
-		})
-	})
-}
 
 export type ExportBody = {
 	id: string
