@@ -360,7 +360,12 @@ async function startServer(options: {
 	// Only what the server needs: an inherited DATABASE_URL must not reach the PGlite run.
 	const child = spawn(process.execPath, [options.script], {
 		cwd: options.cwd,
-		env: { PATH: process.env.PATH ?? '', ...options.env },
+		env: {
+			PATH: process.env.PATH ?? '',
+			// e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: where each server's time goes under the same load.
+			...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+			...options.env,
+		},
 		stdio: ['ignore', 'pipe', 'pipe'],
 	})
 	liveChildren.add(child)

@@ -4,19 +4,30 @@ import type { AddressInfo } from 'node:net'
 import { gunzipSync } from 'node:zlib'
 import { serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createFastServer } from '#src/app.ts'
 import { createTestApp, type TestApp } from '#src/test/test-app.ts'
 
 // What only a real socket shows: the app behind @hono/node-server as main.ts serves it, with
-// keep-alive connections, chunked bodies and compressed answers.
+// its fast routes in front (decision 041), keep-alive connections, chunked bodies and compressed answers.
 
 let t: TestApp
 let server: ReturnType<typeof serve>
 let port: number
 const bodyLimit = 64 * 1024
+/** Requests that reached the app: a fast route's answer never does. */
+let appCalls = 0
 
 beforeAll(async () => {
-	t = await createTestApp({ BODY_LIMIT_BYTES: String(bodyLimit) })
-	server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' })
+	t = await createTestApp({ BODY_LIMIT_BYTES: String(bodyLimit), FORM_VIEW_FLUSH_MS: '600000' })
+	server = serve({
+		fetch: (request, env) => {
+			appCalls += 1
+			return t.app.fetch(request, env)
+		},
+		createServer: await createFastServer(t.services),
+		port: 0,
+		hostname: '127.0.0.1',
+	})
 	await once(server, 'listening')
 	port = (server.address() as AddressInfo).port
 })
@@ -186,5 +197,134 @@ describe('compression where it pays', () => {
 			headers: { 'accept-encoding': 'gzip;q=0, identity' },
 		})
 		expect(answer.headers['content-encoding']).toBeUndefined()
+	})
+})
+
+describe('fast routes: the view beacon', () => {
+	const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+	afterAll(() => agent.destroy())
+
+	/** A beacon for a form: its view and two steps reached. */
+	const beaconOf = (formId: string) =>
+		Buffer.from(
+			JSON.stringify({
+				events: [
+					{ formId, kind: 'view' },
+					{ formId, kind: 'reach', step: 'first' },
+					{ formId, kind: 'reach', step: 'second' },
+				],
+			}),
+		)
+
+	/** The answer, and whether it reached the app. */
+	async function sent(options: Parameters<typeof send>[1]): Promise<Answer & { isFromApp: boolean }> {
+		const before = appCalls
+		const answer = await send(agent, options)
+		return { ...answer, isFromApp: appCalls > before }
+	}
+
+	test('a valid beacon is answered before the app, as the app answers it, and counted', async () => {
+		const { token } = await t.signUp()
+		const created = await t.request('POST', '/dashboard/forms', { token, json: { newDatabase: {}, name: 'Fast' } })
+		expect(created.status).toBe(201)
+		const formId: string = created.body.id
+		expect((await t.request('PATCH', `/dashboard/forms/${formId}`, { token, json: { published: true } })).status).toBe(
+			200,
+		)
+
+		const fast = await sent({ method: 'POST', path: '/api/views', headers: json, body: beaconOf(formId) })
+		// The same beacon with no length up front is the app's to read (chunked bodies are counted as they stream).
+		const viaApp = await sent({
+			method: 'POST',
+			path: '/api/views',
+			headers: json,
+			body: beaconOf(formId),
+			chunked: true,
+		})
+		expect(fast.isFromApp).toBe(false)
+		expect(viaApp.isFromApp).toBe(true)
+		expect([fast.status, JSON.parse(fast.body.toString())]).toEqual([202, { accepted: 3 }])
+		expect([viaApp.status, JSON.parse(viaApp.body.toString())]).toEqual([202, { accepted: 3 }])
+		// Every header the app sends, with the same value, and no other: only the request's own id and
+		// the clock differ, and how the body was framed.
+		const comparable = (headers: http.IncomingHttpHeaders) => {
+			const { date, 'x-request-id': id, 'content-length': length, 'transfer-encoding': encoding, ...rest } = headers
+			expect(id).toMatch(/^[\w-]{20,}$/)
+			return rest
+		}
+		expect(comparable(fast.headers)).toEqual(comparable(viaApp.headers))
+		expect(fast.headers['content-length']).toBe(String(fast.body.byteLength))
+		expect(fast.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'")
+		expect(fast.headers['x-frame-options']).toBe('DENY')
+
+		await t.services.forms.views.flush()
+		const analytics = await t.request('GET', `/dashboard/forms/${formId}/analytics?timeZone=UTC`, { token })
+		expect(analytics.status).toBe(200)
+		expect(analytics.body.views).toBe(2)
+	})
+
+	test('a request id the client sent is kept when it is sane, as the app keeps it', async () => {
+		const given = await sent({
+			method: 'POST',
+			path: '/api/views',
+			headers: { ...json, 'x-request-id': 'edge-42' },
+			body: beaconOf('no-such-form'),
+		})
+		const made = await sent({
+			method: 'POST',
+			path: '/api/views',
+			headers: { ...json, 'x-request-id': 'not sane!' },
+			body: beaconOf('no-such-form'),
+		})
+		expect([given.isFromApp, given.headers['x-request-id']]).toEqual([false, 'edge-42'])
+		expect(made.isFromApp).toBe(false)
+		expect(made.headers['x-request-id']).not.toBe('not sane!')
+	})
+
+	test('anything but a valid beacon reaches the app, body and all, and gets its answer', async () => {
+		const nul = await sent({
+			method: 'POST',
+			path: '/api/views',
+			headers: json,
+			body: Buffer.from(JSON.stringify({ events: [{ formId: 'a\u0000b', kind: 'view' }] })),
+		})
+		expect([nul.isFromApp, nul.status]).toEqual([true, 400])
+		expect(JSON.parse(nul.body.toString()).errors).toEqual([expect.objectContaining({ field: 'events.0.formId' })])
+
+		const unknownKind = await sent({
+			method: 'POST',
+			path: '/api/views',
+			headers: json,
+			body: Buffer.from(JSON.stringify({ events: [{ formId: 'f', kind: 'click' }] })),
+		})
+		expect([unknownKind.isFromApp, unknownKind.status]).toEqual([true, 400])
+		expect(JSON.parse(unknownKind.body.toString()).errors).toEqual([
+			expect.objectContaining({ field: 'events.0.kind' }),
+		])
+
+		const notJson = await sent({ method: 'POST', path: '/api/views', headers: json, body: Buffer.from('{"events": [') })
+		expect([notJson.isFromApp, notJson.status]).toEqual([true, 400])
+		expect(notJson.headers['content-type']).toBe('application/problem+json')
+
+		const text = await sent({
+			method: 'POST',
+			path: '/api/views',
+			headers: { 'content-type': 'text/plain' },
+			body: beaconOf('no-such-form'),
+		})
+		expect(text.isFromApp).toBe(true)
+		expect(text.status).toBeGreaterThanOrEqual(400)
+
+		// Read by the app from the body the fast route had already taken off the socket.
+		const withQuery = await sent({ method: 'POST', path: '/api/views?from=embed', headers: json, body: beaconOf('f') })
+		expect([withQuery.isFromApp, withQuery.status]).toEqual([true, 202])
+		// And the connection goes on: all of these went over one socket.
+		const after = await sent({ method: 'POST', path: '/api/views', headers: json, body: beaconOf('f') })
+		expect([after.isFromApp, after.status, after.socketId]).toEqual([false, 202, nul.socketId])
+	})
+
+	test('over the body limit it is the app that answers 413', async () => {
+		const refused = await sent({ method: 'POST', path: '/api/views', headers: json, body: beacon(bodyLimit * 2) })
+		expect([refused.isFromApp, refused.status, refused.headers.connection]).toEqual([true, 413, 'close'])
 	})
 })

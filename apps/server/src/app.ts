@@ -29,7 +29,7 @@ import { chartsPurgeContributor, createChartsExport, dropChartProjections } from
 import { createChartRoutes } from './features/charts/charts.routes.ts'
 import { createForms, type Forms } from './features/forms/forms.module.ts'
 import { createFormsExport } from './features/forms/forms.public.ts'
-import { createFormRoutes } from './features/forms/forms.routes.ts'
+import { createFormRoutes, viewsFastRoute } from './features/forms/forms.routes.ts'
 import { createInvoiceDocumentRoutes } from './features/invoices/invoices.documents.routes.ts'
 import { createInvoiceFilterRoutes } from './features/invoices/invoices.filters.routes.ts'
 import { createInvoices, type Invoices } from './features/invoices/invoices.module.ts'
@@ -58,8 +58,9 @@ import { createTimeRoutes } from './features/time/time.routes.ts'
 import { createTimeShareRoutes } from './features/time/time.share.routes.ts'
 import { bodyLimits } from './lib/body-limit.ts'
 import { compression } from './lib/compression.ts'
-import type { AppEnv } from './lib/context.ts'
+import { type AppEnv, requestIdFrom } from './lib/context.ts'
 import { AppError, toProblem } from './lib/errors.ts'
+import { headersOf, withFastRoutes } from './lib/fast-routes.ts'
 import { refuseInvalidText } from './lib/invalid-text.ts'
 import { createJobs, type Jobs } from './lib/jobs.ts'
 import type { Logger } from './lib/logger.ts'
@@ -263,8 +264,7 @@ export function createApp(services: AppServices) {
 
 	// The request's id (a proxy's, when it sent a sane one), address and logger, and its log line.
 	app.use(async (c, next) => {
-		const given = c.req.header('x-request-id')
-		const id = given && given.length <= 255 && !/[^\w\-=]/.test(given) ? given : randomUUID()
+		const id = requestIdFrom(c.req.header('x-request-id'))
 		c.set('requestId', id)
 		c.set('clientIp', clientIpOf(c, config.trustProxy))
 		const requestLog = log.child({ reqId: id })
@@ -295,21 +295,7 @@ export function createApp(services: AppServices) {
 	const pageHeaders = headersFor(contentSecurityPolicy(config))
 	// Uploaded files come from users: served sandboxed, so none can run as a page of ours.
 	const fileHeaders = headersFor({ defaultSrc: ["'none'"], sandbox: [] })
-	// JSON is never rendered as a page: it needs only the headers that stop it being framed,
-	// sniffed as another type or read cross-origin. A smaller set on every API answer is less to send.
-	const apiHeaders = secureHeaders({
-		contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-		crossOriginEmbedderPolicy: false,
-		crossOriginOpenerPolicy: false,
-		originAgentCluster: false,
-		xDnsPrefetchControl: false,
-		xDownloadOptions: false,
-		xPermittedCrossDomainPolicies: false,
-		xXssProtection: false,
-		xFrameOptions: 'DENY',
-		referrerPolicy: 'strict-origin-when-cross-origin',
-		strictTransportSecurity: config.publicUrl.startsWith('https://') ? 'max-age=31536000; includeSubDomains' : false,
-	})
+	const apiHeaders = apiSecurityHeaders(config)
 	app.use(async (c, next) => {
 		const path = c.req.path
 		if (path.startsWith('/api/uploads/')) {
@@ -507,6 +493,38 @@ export function createWorkerApp(services: AppServices) {
 }
 
 /** Paths that answer JSON (the API reference at /api/docs is a page). */
+// JSON is never rendered as a page: it needs only the headers that stop it being framed,
+// sniffed as another type or read cross-origin. A smaller set on every API answer is less to send.
+function apiSecurityHeaders(config: Config) {
+	return secureHeaders({
+		contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+		crossOriginEmbedderPolicy: false,
+		crossOriginOpenerPolicy: false,
+		originAgentCluster: false,
+		xDnsPrefetchControl: false,
+		xDownloadOptions: false,
+		xPermittedCrossDomainPolicies: false,
+		xXssProtection: false,
+		xFrameOptions: 'DENY',
+		referrerPolicy: 'strict-origin-when-cross-origin',
+		strictTransportSecurity: config.publicUrl.startsWith('https://') ? 'max-age=31536000; includeSubDomains' : false,
+	})
+}
+
+/**
+ * The `createServer` that `serve` gets in main.ts: the app's request listener with the fast
+ * routes in front of it (decision 041). Each fast route answers only what its declared route
+ * would accept, with the same headers; everything else reaches the app.
+ */
+export async function createFastServer(services: AppServices) {
+	return withFastRoutes({
+		routes: [viewsFastRoute(services.forms.views)],
+		maxBodyBytes: services.config.bodyLimitBytes,
+		headers: await headersOf(apiSecurityHeaders(services.config)),
+		log: services.log,
+	})
+}
+
 function isApiPath(path: string): boolean {
 	return (
 		(path.startsWith('/api/') && !path.startsWith('/api/docs')) ||

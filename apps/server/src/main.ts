@@ -64,7 +64,7 @@ async function main(): Promise<void> {
 	webBuild?.catch(() => {})
 	const [
 		{ serve },
-		{ createApp, createServices, createWorkerApp },
+		{ createApp, createFastServer, createServices, createWorkerApp },
 		{ loadConfig },
 		{ openDatabase },
 		{ createLogger },
@@ -95,7 +95,9 @@ async function main(): Promise<void> {
 	}
 
 	let removeControlFile = () => {}
-	const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+	// The web's fast routes (decision 041); a worker serves only health checks.
+	const createServer = config.role === 'worker' ? undefined : await createFastServer(services)
+	const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, createServer }, (info) => {
 		// `npm run backup` finds this process here (decision 040); only the embedded database needs it.
 		if (database.kind === 'pglite') {
 			removeControlFile = writeControlFile(config.dataDir, info.port)

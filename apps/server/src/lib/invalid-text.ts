@@ -29,7 +29,7 @@ function isContainer(value: unknown): value is Record<string, unknown> | unknown
 }
 
 /** Whether any string or object key in the value is refused; no allocation beyond a work stack. */
-function hasInvalidText(value: unknown): boolean {
+export function hasInvalidText(value: unknown): boolean {
 	if (typeof value === 'string') {
 		return problemOf(value) !== undefined
 	}
