@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { RowValues, WorkspaceWrite, WriteState } from '@blocksmith/contracts/workspaces.ts'
-import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, or, type SQLWrapper, sql } from 'drizzle-orm'
+import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '#src/db/client.ts'
+import { columnName, insertTarget } from '#src/db/statements.ts'
 import { AppError, found } from '#src/lib/errors.ts'
 import type { JobQueue } from '#src/lib/jobs.ts'
 import { ConnectorError } from './connector.ts'
@@ -193,6 +194,18 @@ export async function storeWrite(
 	return toWrite(found(record), input.rowId ?? null)
 }
 
+// Built once: this statement runs with every form answer (db/statements.ts).
+const writeWithTarget = insertTarget(workspaceWrites, [
+	'id',
+	'organizationId',
+	'workspaceId',
+	'databaseId',
+	'kind',
+	'values',
+	'source',
+])
+const writeIdColumn = columnName(workspaceWrites.id)
+
 /**
  * Stores a create write in the same statement as the record it belongs to, and only if that
  * record is stored: `owner(writeId)` is the owner's INSERT … ON CONFLICT DO NOTHING RETURNING,
@@ -205,23 +218,21 @@ export async function storeWriteWith(
 	ctx: WorkspaceCtx,
 	input: { databaseId: string; values: Record<string, unknown>; source: string },
 	database: typeof workspaceDatabases.$inferSelect,
-	owner: (writeId: string) => SQLWrapper,
+	owner: (writeId: string) => SQL,
 ): Promise<string | null> {
 	if (database.id !== input.databaseId || database.organizationId !== ctx.orgId) {
 		throw new Error('storeWriteWith: the database given is not the one written to')
 	}
 	const values = validateRowValues(database.properties, input.values)
 	const id = randomUUID()
-	const column = (name: keyof typeof workspaceWrites.$inferSelect) => sql.identifier(workspaceWrites[name].name)
-	// The owner's SQL, not its builder: Drizzle puts parentheses around a builder, which WITH refuses.
+	// The owner's SQL, not a builder: Drizzle puts parentheses around a builder, which WITH refuses.
 	const result = await ctx.db.execute<{ id: string }>(sql`
 		with owner as (${owner(id).getSQL()})
-		insert into ${workspaceWrites} (${column('id')}, ${column('organizationId')}, ${column('workspaceId')},
-			${column('databaseId')}, ${column('kind')}, ${column('values')}, ${column('source')})
+		insert into ${writeWithTarget}
 		select ${id}, ${ctx.orgId}, ${database.workspaceId}, ${database.id}, 'create', ${JSON.stringify(values)}::jsonb,
 			${input.source}
 		from owner
-		returning ${column('id')}`)
+		returning ${writeIdColumn}`)
 	return (result as unknown as { rows: { id: string }[] }).rows[0]?.id ?? null
 }
 

@@ -3,6 +3,7 @@ import { fillPlaceholders, redirectTarget } from '@blocksmith/contracts/form-tha
 import type { FormLimits, Submit, SubmitResult } from '@blocksmith/contracts/forms.ts'
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '#src/db/client.ts'
+import { columnName, insertTarget } from '#src/db/statements.ts'
 import { portalFormIdentity } from '#src/features/portals/portals.public.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { enforceRateLimit } from '#src/lib/rate-limit.ts'
@@ -30,12 +31,25 @@ import { storeDeliveries, type WebhookQueues } from './forms.webhooks.ts'
 
 type DatabaseRecord = typeof workspaceDatabases.$inferSelect
 
+// Built once: the answer's INSERT runs with every answer (db/statements.ts).
+const submissionTarget = insertTarget(formSubmissions, [
+	'id',
+	'organizationId',
+	'formId',
+	'idempotencyKey',
+	'answers',
+	'writeId',
+	'spam',
+	'respondentKey',
+])
+const submissionIdColumn = columnName(formSubmissions.id)
+
 /**
  * Takes one answer: checks the form, the limits, the honeypot and the answers, stores it with
- * its workspace write in one transaction, and only then acknowledges. A retried submit with the
- * same idempotency key returns the first one and stores nothing new. A plain answer costs five
- * statements: the form (with its database and whether it has webhooks), then BEGIN, the write,
- * the submission, COMMIT. Its delivery job is queued after the answer, with other answers'
+ * its workspace write in one statement, and only then acknowledges. A retried submit with the
+ * same idempotency key returns the first one and stores nothing new. A plain answer costs two
+ * statements: the form (with its database and whether it has webhooks), then the submission
+ * and its write together. Its delivery job is queued after the answer, with other answers'
  * (`queueDeliverySoon`), and the sweeper queues it if that is lost (decision 016). A limited form
  * adds its row lock and count, files their claim, webhooks their deliveries and their jobs.
  */
@@ -82,26 +96,17 @@ export async function submit(
 				throw new AppError('FORM_CLOSED', { detail: limits.limitReachedMessage })
 			}
 		}
-		const submission = (writeId: string | null) =>
-			db
-				.insert(formSubmissions)
-				.values({
-					id: submissionId,
-					organizationId: form.organizationId,
-					formId: form.id,
-					idempotencyKey: input.idempotencyKey,
-					answers,
-					writeId,
-					spam: isSpam,
-					respondentKey,
-				})
-				// The same key stored already (a retry, or both at once), or this person answered already.
-				.onConflictDoNothing()
-				.returning({ id: formSubmissions.id })
+		// The same key stored already (a retry, or both at once), or this person answered already.
+		const submission = (writeId: string | null) => sql`
+			insert into ${submissionTarget}
+			values (${submissionId}, ${form.organizationId}, ${form.id}, ${input.idempotencyKey}, ${JSON.stringify(answers)}::jsonb,
+				${writeId}, ${isSpam}, ${respondentKey})
+			on conflict do nothing
+			returning ${submissionIdColumn}`
 		if (isSpam) {
 			// Spam keeps no files (they are swept like any upload no answer took) and is never delivered.
-			const [stored] = await submission(null)
-			return stored ? { writeId: null } : null
+			const stored = await db.execute(submission(null))
+			return (stored as unknown as { rows: { id: string }[] }).rows.length > 0 ? { writeId: null } : null
 		}
 		const writeId = await storeWriteWith(
 			{ ...workspaceCtxFor(deps, form.organizationId, form.createdBy), db },

@@ -3,6 +3,7 @@ import type { Property, RowValues, WorkspaceUser } from '@blocksmith/contracts/w
 import { and, asc, eq, gt, gte, inArray, or, sql } from 'drizzle-orm'
 import { members, users } from '#src/core/auth/auth.schema.ts'
 import type { Db } from '#src/db/client.ts'
+import { insertTarget } from '#src/db/statements.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { ConnectorError, type ExternalDatabase, type ExternalRow, type WorkspaceConnector } from '../connector.ts'
 import { sameValue, titleOf } from '../values.ts'
@@ -72,6 +73,19 @@ async function checkReferences(db: Db, orgId: string, properties: Property[], va
 
 type DatabaseRecord = typeof workspaceDatabases.$inferSelect
 
+// Built once: a delivery batch inserts up to a hundred answers' rows at a time (db/statements.ts).
+const rowTarget = insertTarget(workspaceRows, [
+	'id',
+	'organizationId',
+	'databaseId',
+	'externalId',
+	'values',
+	'title',
+	'createdTime',
+	'lastEditedTime',
+	'mirroredAt',
+])
+
 /**
  * Inserts rows into a local database, values already validated. References are checked for
  * all rows first, then the rows go in by the hundred, with the row count, in one transaction.
@@ -82,8 +96,10 @@ export async function insertLocalRows(db: Db, orgId: string, database: DatabaseR
 		const inserted: RowRecord[] = []
 		for (let start = 0; start < valuesList.length; start += 500) {
 			const now = new Date()
-			const chunk = valuesList.slice(start, start + 500).map((values) => {
+			const rows = valuesList.slice(start, start + 500).map((values): RowRecord => {
 				const id = randomUUID()
+				// Every column is given, so the rows are known without reading them back. A local row's
+				// id is also its external id.
 				return {
 					id,
 					organizationId: orgId,
@@ -91,11 +107,22 @@ export async function insertLocalRows(db: Db, orgId: string, database: DatabaseR
 					externalId: id,
 					values,
 					title: titleOf(database.properties, values),
+					url: null,
 					createdTime: now,
 					lastEditedTime: now,
+					mirroredAt: now,
 				}
 			})
-			inserted.push(...(await tx.insert(workspaceRows).values(chunk).returning()))
+			await tx.execute(
+				sql`insert into ${rowTarget} values ${sql.join(
+					rows.map(
+						(row) => sql`(${row.id}, ${row.organizationId}, ${row.databaseId}, ${row.externalId},
+							${JSON.stringify(row.values)}::jsonb, ${row.title}, ${now}, ${now}, ${now})`,
+					),
+					sql`, `,
+				)}`,
+			)
+			inserted.push(...rows)
 		}
 		await tx
 			.update(workspaceDatabases)
