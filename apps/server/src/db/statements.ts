@@ -4,7 +4,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 // Drizzle assembles a query builder's SQL again on every call: for a two-table insert that is
 // about 40 µs, for a hundred rows about 2 ms, on statements that are the same every time.
 // Statements run on every public request or delivery are written as `sql` templates with their
-// table and column names fixed once here, so only the values are new each time (decision 041).
+// table and column names fixed once here, so only the values are new each time (decision 016).
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`
 
