@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { lockDataDir } from './lock.ts'
+import { withPreparedSelects } from './pglite-prepared.ts'
 import * as schema from './schema.ts'
 
 /** One Drizzle type over both drivers: code never knows which database it runs on. */
@@ -134,8 +135,10 @@ function oneStatementPerTurn(pglite: PGlite): void {
 	}
 	const direct: Record<string, unknown> = {}
 	for (const name of ['query', 'exec', 'transaction'] as const) {
-		const run = methods[name].bind(pglite)
-		direct[name] = run
+		const own = methods[name].bind(pglite)
+		direct[name] = own
+		// Repeated selects are planned once (decision 042); each is still one item of the queue.
+		const run = name === 'query' ? (withPreparedSelects(pglite, own as never) as typeof own) : own
 		methods[name] = (...args: unknown[]) => enqueue(() => run(...args))
 	}
 	chains.set(pglite, { enqueue, direct: direct as unknown as AloneClient })
