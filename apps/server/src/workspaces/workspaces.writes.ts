@@ -217,7 +217,7 @@ const writeIdColumn = columnName(workspaceWrites.id)
 export async function storeWriteWith(
 	ctx: WorkspaceCtx,
 	input: { databaseId: string; values: Record<string, unknown>; source: string },
-	database: typeof workspaceDatabases.$inferSelect,
+	database: Pick<typeof workspaceDatabases.$inferSelect, 'id' | 'organizationId' | 'workspaceId' | 'properties'>,
 	owner: (writeId: string) => SQL,
 ): Promise<string | null> {
 	if (database.id !== input.databaseId || database.organizationId !== ctx.orgId) {

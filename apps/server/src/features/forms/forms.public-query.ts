@@ -9,7 +9,14 @@ function publicFormSelect(db: Db, withWebhooks: boolean) {
 	return db
 		.select({
 			form: forms,
-			database: workspaceDatabases,
+			// Only what answers and pages use: the other columns (sync state and times, counts) are
+			// parsed and mapped on every answer for nothing.
+			database: {
+				id: workspaceDatabases.id,
+				organizationId: workspaceDatabases.organizationId,
+				workspaceId: workspaceDatabases.workspaceId,
+				properties: workspaceDatabases.properties,
+			},
 			// Read with the form, so a submission to a form without webhooks costs no query for them.
 			hasWebhooks: withWebhooks
 				? sql<boolean>`exists (select 1 from ${formWebhooks} where ${formWebhooks.formId} = ${forms.id} and ${formWebhooks.enabled})`

@@ -27,7 +27,11 @@ import { publicTheme, themeOf } from './forms.theme.ts'
 // The public side of a form: its page data, unlocking and its images. Submissions are taken in
 // forms.submit.ts.
 
-type DatabaseRecord = typeof workspaceDatabases.$inferSelect
+/** A form's database as the public pages and answers read it (`publicFormQuery`). */
+export type PublicDatabase = Pick<
+	typeof workspaceDatabases.$inferSelect,
+	'id' | 'organizationId' | 'workspaceId' | 'properties'
+>
 
 /** Explicit limits on anonymous traffic (RATE_LIMITS=false turns them off for load tests). */
 export const formLimits = {
@@ -49,7 +53,7 @@ export async function findPublicForm(
 	deps: FormsDeps,
 	idOrSlug: string,
 	options: { withWebhooks?: boolean } = {},
-): Promise<{ form: FormRecord; database: DatabaseRecord | null; isOldSlug: boolean; hasWebhooks: boolean }> {
+): Promise<{ form: FormRecord; database: PublicDatabase | null; isOldSlug: boolean; hasWebhooks: boolean }> {
 	let formId = idOrSlug
 	if (!uuidPattern.test(idOrSlug)) {
 		const [slug] = await deps.db
@@ -95,7 +99,7 @@ function notPublished(): AppError {
 async function publicFields(
 	deps: FormsDeps,
 	form: FormRecord,
-	database: DatabaseRecord | null,
+	database: PublicDatabase | null,
 	unlockToken: string | null,
 ): Promise<PublicField[]> {
 	const imageToken = form.passwordHash === null ? null : unlockToken
@@ -172,7 +176,7 @@ export function isUnlocked(deps: FormsDeps, form: FormRecord, token: string | un
 export async function publicFormData(
 	deps: FormsDeps,
 	form: FormRecord,
-	database: DatabaseRecord | null,
+	database: PublicDatabase | null,
 	unlockToken: string | null,
 ): Promise<PublicForm> {
 	const passwordRequired = form.passwordHash !== null
@@ -251,7 +255,7 @@ export async function countAnswers(db: Db, formId: string): Promise<number> {
 }
 
 /** Why the form takes no answers now (its own message), or null while it is open. */
-export async function closedMessageOf(deps: FormsDeps, form: FormRecord, database: DatabaseRecord | null) {
+export async function closedMessageOf(deps: FormsDeps, form: FormRecord, database: PublicDatabase | null) {
 	const limits = limitsOf(form)
 	if (!form.acceptingResponses || !database) {
 		return form.closedMessage

@@ -7,7 +7,6 @@ import { columnName, insertTarget } from '#src/db/statements.ts'
 import { portalFormIdentity } from '#src/features/portals/portals.public.ts'
 import { AppError } from '#src/lib/errors.ts'
 import { enforceRateLimit } from '#src/lib/rate-limit.ts'
-import type { workspaceDatabases } from '#src/workspaces/workspaces.schema.ts'
 import { queueDeliverySoon, storeWriteWith } from '#src/workspaces/workspaces.writes.ts'
 import { fileBlobIds, validateAnswers } from './forms.answers.ts'
 import { type FormsDeps, workspaceCtxFor } from './forms.deps.ts'
@@ -20,6 +19,7 @@ import {
 	formLimits,
 	isUnlocked,
 	limitsOf,
+	type PublicDatabase,
 	renderedAt,
 } from './forms.public.ts'
 import { formSubmissions, forms } from './forms.schema.ts'
@@ -28,8 +28,6 @@ import { storeDeliveries, type WebhookQueues } from './forms.webhooks.ts'
 
 // A visitor's answer to a published form (POST /api/submissions): checked, stored with its
 // workspace write, acknowledged. The page data and the checks it shares are in forms.public.ts.
-
-type DatabaseRecord = typeof workspaceDatabases.$inferSelect
 
 // Built once: the answer's INSERT runs with every answer (db/statements.ts).
 const submissionTarget = insertTarget(formSubmissions, [
@@ -155,7 +153,7 @@ export async function submit(
 async function checkAnswer(
 	deps: FormsDeps,
 	form: FormRecord,
-	database: DatabaseRecord,
+	database: PublicDatabase,
 	input: Submit,
 	clientIp: string,
 ) {
@@ -192,7 +190,7 @@ async function checkAnswer(
 }
 
 /** The portal member an answer comes from (issue 18): a 400 on `portalToken` when it no longer stands. */
-async function portalIdentityOf(deps: FormsDeps, form: FormRecord, database: DatabaseRecord, token: string) {
+async function portalIdentityOf(deps: FormsDeps, form: FormRecord, database: PublicDatabase, token: string) {
 	const identity = await portalFormIdentity(deps.db, deps.authSecret, {
 		token,
 		formId: form.id,
