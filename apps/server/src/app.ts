@@ -492,7 +492,6 @@ export function createWorkerApp(services: AppServices) {
 	return app
 }
 
-/** Paths that answer JSON (the API reference at /api/docs is a page). */
 // JSON is never rendered as a page: it needs only the headers that stop it being framed,
 // sniffed as another type or read cross-origin. A smaller set on every API answer is less to send.
 function apiSecurityHeaders(config: Config) {
@@ -525,6 +524,7 @@ export async function createFastServer(services: AppServices) {
 	})
 }
 
+/** Paths that answer JSON (the API reference at /api/docs is a page). */
 function isApiPath(path: string): boolean {
 	return (
 		(path.startsWith('/api/') && !path.startsWith('/api/docs')) ||

@@ -17,7 +17,10 @@ import type { Logger } from './logger.ts'
 /** A POST answered before the app when `answer` accepts its JSON body. */
 export type FastRoute = {
 	path: string
-	/** The answer to a body the route accepts, or null to leave the request to the app. */
+	/**
+	 * The answer to a body the route accepts, or null to leave the request to the app. It may throw
+	 * only before it has done anything: the app then takes the request from the start.
+	 */
 	answer: (body: unknown) => { status: number; body: unknown } | null
 }
 
